@@ -1,0 +1,212 @@
+import type { CallModelOptions, EpisodeContext } from "../core/episodes/episode-context.js";
+import type { Episode } from "../core/episodes/episode.js";
+import { InvalidInputError, InvalidRewardError, RolloutAbortedError, UnknownRoleError, toErrorRecord } from "../core/errors.js";
+import type { GenerationRequest, InferenceCapabilities } from "../core/inference-client.js";
+import { deriveStream, type RandomStream } from "../core/random/random-stream.js";
+import type { EpisodeRequest } from "../core/schemas/episode-request.js";
+import type { FailureStage, GenerateResult, Rewards } from "../core/schemas/generate-result.js";
+import type { Messages } from "../core/schemas/message.js";
+import type { ModelResponse } from "../core/schemas/model-response.js";
+import { SamplerSettingsSchema, type SamplerOverrides, type SamplerSettings } from "../core/schemas/sampler-settings.js";
+import { StepSchema, type Step } from "../core/schemas/step.js";
+import type { JudgeCallOptions, ScoringContext } from "../core/verifiers/verifier.js";
+import type { EpisodeRegistry } from "./episode-registry.js";
+import type { ModelGateway } from "./model-gateway.js";
+
+/** What running an episode needs from its arena. */
+export interface EpisodeRuntime {
+  readonly seed: number;
+  readonly registry: EpisodeRegistry;
+  readonly policy: ModelGateway;
+  readonly policyCapabilities: InferenceCapabilities;
+  readonly judge: ModelGateway;
+  readonly samplerDefaults: Omit<SamplerSettings, "seed">;
+  readonly signal: AbortSignal | undefined;
+}
+
+/** Where a request sits in the run: its rollout id and its credit group. */
+export interface EpisodePlacement {
+  rolloutId: string;
+  groupId: string;
+}
+
+/**
+ * Runs one request through the episode lifecycle. Whatever an episode or its
+ * verifier throws is caught and recorded in the result's outcome with the
+ * stage it happened in; it never rejects.
+ */
+export async function runEpisode(
+  runtime: EpisodeRuntime,
+  request: EpisodeRequest,
+  placement: EpisodePlacement,
+): Promise<GenerateResult> {
+  const steps: Step[] = [];
+  const children: GenerateResult[] = [];
+  const result: GenerateResult = {
+    rollout: {
+      id: placement.rolloutId,
+      episodeType: request.episodeType,
+      groupId: placement.groupId,
+      artifact: request.artifact ?? null,
+      steps,
+      artifacts: {},
+    },
+    rewards: {},
+    outcome: { status: "scored" },
+    scoreDetails: {},
+    judgeCalls: 0,
+    children,
+  };
+  let stage: FailureStage = "artifact";
+  try {
+    if (runtime.signal?.aborted) throw new RolloutAbortedError(`rollout ${placement.rolloutId} was not started: the run was aborted`);
+    const { episode } = runtime.registry.get(request.episodeType);
+    const context = createContext(runtime, episode, placement.rolloutId, steps, children);
+    const artifact = await episode.getArtifact(context, request.artifact);
+    result.rollout.artifact = artifact;
+    stage = "rollout";
+    const state = await episode.rollout(context, artifact);
+    stage = "finalize";
+    result.rollout.artifacts = episode.finalize(state, artifact);
+    stage = "score";
+    const scoring = createScoringContext(runtime, placement.rolloutId, children, () => result.judgeCalls++);
+    const output = await episode.verifier.score(result.rollout, scoring);
+    checkRewards(episode, steps, output.rewards, placement.rolloutId);
+    result.rewards = output.rewards;
+    result.scoreDetails = output.details ?? {};
+  } catch (error) {
+    result.rewards = {};
+    result.outcome = { status: "failed", stage, error: toErrorRecord(error) };
+  }
+  return result;
+}
+
+function createContext(
+  runtime: EpisodeRuntime,
+  episode: Episode,
+  rolloutId: string,
+  steps: Step[],
+  children: GenerateResult[],
+): EpisodeContext {
+  const roleStreams = new Map<string, RandomStream>();
+  let nextChild = 0;
+  return {
+    rolloutId,
+    signal: runtime.signal,
+    random: (purpose) => deriveStream(runtime.seed, rolloutId, "purpose", purpose),
+    callModel: async (roleId, messages, options) => {
+      const role = episode.roles.find((candidate) => candidate.id === roleId);
+      if (!role) throw new UnknownRoleError(roleId, episode.type, episode.roles.map((candidate) => candidate.id));
+      let stream = roleStreams.get(roleId);
+      if (!stream) {
+        stream = deriveStream(runtime.seed, rolloutId, "role", roleId);
+        roleStreams.set(roleId, stream);
+      }
+      const prompt: Messages =
+        role.systemPrompt && messages[0]?.role !== "system"
+          ? [{ role: "system", content: role.systemPrompt }, ...messages]
+          : [...messages];
+      const request = buildRequest(runtime, prompt, { ...role.sampler, ...options?.sampler }, stream.uint32(), options);
+      const output = await runtime.policy.generate(request);
+      const step = StepSchema.parse({
+        roleId,
+        prompt,
+        completion: [{ role: "assistant", content: output.text }],
+        promptTokenIds: Array.from(output.promptTokenIds),
+        completionTokenIds: Array.from(output.completionTokenIds),
+        completionLogprobs: Array.from(output.completionLogprobs),
+        sampler: request.sampler,
+        constraint: request.constraint,
+        constrained: output.constrained,
+        finishReason: output.finishReason,
+        policyVersion: output.policyVersion,
+      } satisfies Step);
+      steps.push(step);
+      return { text: output.text, finishReason: output.finishReason, step } satisfies ModelResponse;
+    },
+    runSubEpisodes: async (requests) => {
+      const placements = requests.map((request) => ({
+        rolloutId: `${rolloutId}.${nextChild++}`,
+        groupId: request.groupId ?? `${rolloutId}/${request.episodeType}`,
+      }));
+      // Reserve the children's slots now so they keep request order whatever finishes first.
+      const first = children.length;
+      children.length += requests.length;
+      const results = await Promise.all(
+        requests.map((request, index) => runEpisode(runtime, request, placements[index] as EpisodePlacement)),
+      );
+      results.forEach((child, index) => (children[first + index] = child));
+      return results;
+    },
+  };
+
+}
+
+function buildRequest(
+  runtime: EpisodeRuntime,
+  prompt: Messages,
+  overrides: SamplerOverrides,
+  seed: number,
+  options: CallModelOptions | undefined,
+): GenerationRequest {
+  const constraint = options?.constraint ?? null;
+  const capabilities = runtime.policyCapabilities;
+  if (constraint?.kind === "json-schema" && !capabilities.jsonSchema) {
+    throw new InvalidInputError("constraint.kind", "a constraint the inference client supports (it has no JSON-schema support)", constraint.kind);
+  }
+  if (constraint?.kind === "grammar" && !capabilities.grammars) {
+    throw new InvalidInputError("constraint.kind", "a constraint the inference client supports (it has no grammar support)", constraint.kind);
+  }
+  return { messages: prompt, sampler: parseSampler({ ...runtime.samplerDefaults, ...overrides, seed }), constraint };
+}
+
+function createScoringContext(
+  runtime: EpisodeRuntime,
+  rolloutId: string,
+  children: readonly GenerateResult[],
+  countCall: () => void,
+): ScoringContext {
+  const stream = deriveStream(runtime.seed, rolloutId, "judge");
+  return {
+    children,
+    judge: async (messages: Messages, options?: JudgeCallOptions) => {
+      countCall();
+      const sampler = parseSampler({
+        ...runtime.samplerDefaults,
+        temperature: 0,
+        maxTokens: 64,
+        ...options?.sampler,
+        seed: stream.uint32(),
+      });
+      const output = await runtime.judge.generate({ messages, sampler, constraint: null });
+      return output.text;
+    },
+  };
+}
+
+function parseSampler(settings: SamplerSettings): SamplerSettings {
+  const parsed = SamplerSettingsSchema.safeParse(settings);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InvalidInputError(`sampler.${issue?.path.join(".") ?? ""}`, issue?.message ?? "valid sampler settings");
+  }
+  return parsed.data;
+}
+
+/** Every role that acted needs a finite reward, and no reward may name a role the episode lacks. */
+function checkRewards(episode: Episode, steps: readonly Step[], rewards: Rewards, rolloutId: string): void {
+  const declared = new Set(episode.roles.map((role) => role.id));
+  for (const [roleId, reward] of Object.entries(rewards)) {
+    if (!declared.has(roleId)) {
+      throw new InvalidRewardError(`rollout ${rolloutId}: verifier rewarded "${roleId}", which episode "${episode.type}" does not declare`);
+    }
+    if (!Number.isFinite(reward)) {
+      throw new InvalidRewardError(`rollout ${rolloutId}: verifier gave "${roleId}" the non-finite reward ${reward}`);
+    }
+  }
+  for (const step of steps) {
+    if (!(step.roleId in rewards)) {
+      throw new InvalidRewardError(`rollout ${rolloutId}: role "${step.roleId}" has Steps but the verifier gave it no reward`);
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { JsonObjectSchema } from "../json.js";
+import { RolloutSchema } from "./rollout.js";
+
+/** Reward of each role that acted in a rollout. */
+export const RewardsSchema = z.record(z.string(), z.number().refine(Number.isFinite, "must be finite"));
+export type Rewards = z.infer<typeof RewardsSchema>;
+
+export const FailureStageSchema = z.enum(["artifact", "rollout", "finalize", "score"]);
+export type FailureStage = z.infer<typeof FailureStageSchema>;
+
+export const OutcomeSchema = z.discriminatedUnion("status", [
+  z.object({ status: z.literal("scored") }),
+  z.object({
+    status: z.literal("failed"),
+    stage: FailureStageSchema,
+    error: z.object({ name: z.string(), message: z.string() }),
+  }),
+]);
+export type Outcome = z.infer<typeof OutcomeSchema>;
+
+export interface GenerateResult {
+  rollout: z.infer<typeof RolloutSchema>;
+  /** Empty when the outcome is a failure: a failed rollout is never trained on. */
+  rewards: Rewards;
+  outcome: Outcome;
+  /** What the verifier reports besides rewards (a judge's verdict, a pass rate…). */
+  scoreDetails: z.infer<typeof JsonObjectSchema>;
+  /** Calls made to a judge while scoring; they are never Steps. */
+  judgeCalls: number;
+  /** Results of sub-episodes, in the order they were requested. */
+  children: GenerateResult[];
+}
+
+/** A rollout, its rewards and the results of its sub-episodes. */
+export const GenerateResultSchema: z.ZodType<GenerateResult> = z.lazy(() =>
+  z.object({
+    rollout: RolloutSchema,
+    rewards: RewardsSchema,
+    outcome: OutcomeSchema,
+    scoreDetails: JsonObjectSchema,
+    judgeCalls: z.number().int().min(0),
+    children: z.array(GenerateResultSchema),
+  }),
+);

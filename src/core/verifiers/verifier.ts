@@ -1,0 +1,33 @@
+import type { JsonObject } from "../json.js";
+import type { GenerateResult, Rewards } from "../schemas/generate-result.js";
+import type { Messages } from "../schemas/message.js";
+import type { Rollout } from "../schemas/rollout.js";
+import type { SamplerOverrides } from "../schemas/sampler-settings.js";
+
+export interface JudgeCallOptions {
+  /** Defaults: greedy (temperature 0), at most 64 tokens. */
+  sampler?: SamplerOverrides;
+}
+
+/** What a verifier may use while scoring. */
+export interface ScoringContext {
+  /** Results of the rollout's sub-episodes. */
+  readonly children: readonly GenerateResult[];
+  /**
+   * Asks the judge model. Judge calls are not a Role's: they never become
+   * Steps and never reach a TrainingBatch; the arena only counts them.
+   */
+  judge(messages: Messages, options?: JudgeCallOptions): Promise<string>;
+}
+
+export interface VerifierOutput {
+  /** Reward of every role that has Steps in the rollout. */
+  rewards: Rewards;
+  /** Anything worth recording next to the rewards (a verdict, a pass rate). */
+  details?: JsonObject;
+}
+
+/** Scores a rollout. Throw to fail the rollout's scoring; the arena records why. */
+export interface Verifier {
+  score(rollout: Rollout, context: ScoringContext): Promise<VerifierOutput>;
+}
