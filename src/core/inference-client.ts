@@ -34,10 +34,10 @@ export type GenerationRequest = z.infer<typeof GenerationRequestSchema>;
 /** One sequence's output; token ids and logprobs are typed arrays so they cross threads cheaply. */
 export const GenerationOutputSchema = z.object({
   text: z.string(),
-  promptTokenIds: z.instanceof(Int32Array),
-  completionTokenIds: z.instanceof(Int32Array),
+  promptTokenIds: z.custom<Int32Array>((value) => value instanceof Int32Array, "an Int32Array"),
+  completionTokenIds: z.custom<Int32Array>((value) => value instanceof Int32Array, "an Int32Array"),
   /** Log-probability of each completion token under the distribution it was sampled from. */
-  completionLogprobs: z.instanceof(Float64Array),
+  completionLogprobs: z.custom<Float64Array>((value) => value instanceof Float64Array, "a Float64Array"),
   finishReason: FinishReasonSchema,
   /** True when a grammar masked the distribution the tokens were sampled from. */
   constrained: z.boolean(),

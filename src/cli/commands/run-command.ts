@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { Arena } from "../../arena/arena.js";
+import { RunDirectory } from "../../arena/run-directory.js";
+import { runBatches } from "../../arena/run-batches.js";
+import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
+import { InvalidInputError } from "../../core/errors.js";
+import { ScriptedInferenceClient } from "../../inference/scripted-inference-client.js";
+import { EXIT, type CliIo } from "../cli-io.js";
+import { EPISODE_CATALOG } from "../episode-catalog.js";
+import { parseOptions } from "../parse-options.js";
+import { createProgressBar } from "../progress-bar.js";
+import { formatRunSummary } from "../run-summary.js";
+
+const integerFlag = (minimum: number, maximum = Number.MAX_SAFE_INTEGER) =>
+  z.coerce
+    .number({ error: `an integer from ${minimum} to ${maximum}` })
+    .int(`an integer from ${minimum} to ${maximum}`)
+    .min(minimum, `an integer from ${minimum} to ${maximum}`)
+    .max(maximum, `an integer from ${minimum} to ${maximum}`);
+
+export const RunCommandOptionsSchema = z.object({
+  client: z.enum(["scripted"], { error: 'one of: scripted (the real engine arrives with --model)' }),
+  seed: integerFlag(0, MAX_SEED),
+  count: integerFlag(1),
+  batchSize: integerFlag(1),
+  concurrency: integerFlag(1),
+  out: z.string().min(1, "a folder path").optional(),
+});
+export type RunCommandOptions = z.infer<typeof RunCommandOptionsSchema>;
+
+/** `selfplay run <episode>`: plays an example episode, records the run, prints a one-line summary. */
+export async function runCommand(episodeName: string, rawOptions: unknown, io: CliIo, now: () => Date): Promise<number> {
+  const entry = EPISODE_CATALOG[episodeName];
+  if (!entry) {
+    throw new InvalidInputError("episode", `one of: ${Object.keys(EPISODE_CATALOG).join(", ")}`, episodeName);
+  }
+  const options = parseOptions(RunCommandOptionsSchema, rawOptions);
+  const out = options.out ?? `runs/${episodeName}-${now().toISOString().replace(/[:.]/g, "-")}`;
+  const client = new ScriptedInferenceClient({ rules: entry.scriptedRules });
+  const arena = new Arena({ client, seed: options.seed, concurrency: options.concurrency });
+  entry.register(arena);
+  // config.json holds what determines the rollouts, and nothing about where or when they were written.
+  const directory = await RunDirectory.create(out, {
+    episode: episodeName,
+    client: options.client,
+    seed: options.seed,
+    count: options.count,
+    batchSize: options.batchSize,
+    concurrency: options.concurrency,
+    plan: entry.plan,
+  });
+  const progress = createProgressBar(io, episodeName);
+  try {
+    const metrics = await runBatches({
+      arena,
+      directory,
+      plan: entry.plan,
+      count: options.count,
+      batchSize: options.batchSize,
+      onEpisodeEnd: progress.update,
+    });
+    progress.stop();
+    io.stdout(formatRunSummary(episodeName, metrics, out));
+    return EXIT.ok;
+  } finally {
+    progress.stop();
+    await directory.close();
+    await client.dispose();
+  }
+}

@@ -1,0 +1,10 @@
+// Test doubles, exported apart from the main API ("selfplay/testing").
+export {
+  ScriptedInferenceClient,
+  type ScriptedInferenceClientOptions,
+  type ScriptedRule,
+  type ScriptedReply,
+} from "./inference/scripted-inference-client.js";
+export { conversationKey } from "./inference/conversation-key.js";
+export { scriptedDebateRules } from "./examples/debate/scripted-debate.js";
+export { scriptedProposerSolverRules } from "./examples/proposer-solver/scripted-proposer-solver.js";
