@@ -72,6 +72,12 @@ export class ArtifactStore {
 
   restore(snapshot: ArtifactStoreSnapshot): void {
     const parsed = SnapshotSchema.parse(snapshot);
+    if (parsed.entries.length > this.capacity) {
+      throw new InvalidInputError("snapshot.entries", `at most ${this.capacity} entries (this store's capacity)`, parsed.entries.length);
+    }
+    if (parsed.entries.some((entry) => entry.id >= parsed.nextId)) {
+      throw new InvalidInputError("snapshot.nextId", "a number above every entry's id", parsed.nextId);
+    }
     this.entries = parsed.entries;
     this.nextId = parsed.nextId;
   }

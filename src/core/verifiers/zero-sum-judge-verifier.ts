@@ -17,7 +17,8 @@ export interface ZeroSumJudgeVerifierOptions {
 /** Reads `WINNER: <id>` from a judge reply; anything else is a parse error naming the allowed ids. */
 export function parseWinner(reply: string, roleA: string, roleB: string): JudgeParse {
   const match = /winner\s*[:=]\s*\**\s*([A-Za-z0-9_.-]+)/i.exec(reply);
-  const named = match?.[1]?.toLowerCase();
+  // Role ids may contain '.', so a sentence's final period is stripped rather than excluded by the pattern.
+  const named = match?.[1]?.replace(/[.]+$/, "").toLowerCase();
   if (named === roleA.toLowerCase()) return { rewards: { [roleA]: 1, [roleB]: -1 }, verdict: roleA };
   if (named === roleB.toLowerCase()) return { rewards: { [roleA]: -1, [roleB]: 1 }, verdict: roleB };
   return { error: `expected "WINNER: ${roleA}" or "WINNER: ${roleB}"` };
