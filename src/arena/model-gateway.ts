@@ -9,7 +9,8 @@ interface Pending {
 /**
  * Coalesces the model calls that episodes make in the same turn of the event
  * loop into batched `generate` calls of up to `parallelSequences` sequences,
- * so concurrent episodes share the engine's batched decoding.
+ * so concurrent episodes share the engine's batched decoding. When a batched
+ * call fails, each of its requests is retried alone, so only the bad ones fail.
  */
 export class ModelGateway {
   private pending: Pending[] = [];
@@ -51,7 +52,12 @@ export class ModelGateway {
       }
       batch.forEach((entry, index) => entry.resolve(outputs[index] as GenerationOutput));
     } catch (error) {
-      for (const entry of batch) entry.reject(error);
+      if (batch.length === 1) {
+        batch[0]?.reject(error);
+        return;
+      }
+      // One bad request (a prompt longer than the context, say) must not fail its batch-mates: retry each alone.
+      await Promise.all(batch.map((entry) => this.send([entry])));
     }
   }
 }

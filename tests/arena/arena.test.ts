@@ -254,3 +254,23 @@ describe("Arena.snapshot", () => {
     expect(await step(resumed)).toEqual(expected);
   });
 });
+
+describe("model-call batching and failures", () => {
+  it("fails only the request the client rejects, not its batch-mates", async () => {
+    const client = new ScriptedInferenceClient({
+      rules: [
+        {
+          when: /poison/,
+          reply: () => {
+            throw new Error("prompt too long");
+          },
+        },
+        { when: /.*/s, reply: (request) => request.messages.at(-1)?.content ?? "" },
+      ],
+    });
+    const arena = new Arena({ client, seed: 1 }).register(new QuestionEpisode());
+    const results = await arena.generateRollouts([ask("a", "a"), ask("poison", "x"), ask("b", "b")]);
+    expect(results.map((result) => result.outcome.status)).toEqual(["scored", "failed", "scored"]);
+    expect(results[1]?.outcome).toMatchObject({ stage: "rollout", error: { message: "prompt too long" } });
+  });
+});
