@@ -48,6 +48,10 @@ export {
   type InferenceClient,
 } from "./core/inference-client.js";
 
+// Inference on local models
+export { LlamaInferenceClient } from "./inference/llama/llama-inference-client.js";
+export { LlamaInferenceClientOptionsSchema, type LlamaInferenceClientOptions } from "./inference/llama/llama-client-options.js";
+
 // Episodes
 export { Episode } from "./core/episodes/episode.js";
 export type { EpisodeContext, CallModelOptions } from "./core/episodes/episode-context.js";

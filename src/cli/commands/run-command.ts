@@ -4,6 +4,8 @@ import { RunDirectory } from "../../arena/run-directory.js";
 import { runBatches } from "../../arena/run-batches.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
 import { InvalidInputError } from "../../core/errors.js";
+import { basename } from "node:path";
+import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
 import { ScriptedInferenceClient } from "../../inference/scripted-inference-client.js";
 import { EXIT, type CliIo } from "../cli-io.js";
 import { EPISODE_CATALOG } from "../episode-catalog.js";
@@ -19,7 +21,9 @@ const integerFlag = (minimum: number, maximum = Number.MAX_SAFE_INTEGER) =>
     .max(maximum, `an integer from ${minimum} to ${maximum}`);
 
 export const RunCommandOptionsSchema = z.object({
-  client: z.enum(["scripted"], { error: 'one of: scripted (the real engine arrives with --model)' }),
+  client: z.enum(["scripted", "llama"], { error: "one of: scripted, llama" }).optional(),
+  model: z.string().min(1, "a GGUF file path").optional(),
+  sequences: integerFlag(1, 256),
   seed: integerFlag(0, MAX_SEED),
   count: integerFlag(1),
   batchSize: integerFlag(1),
@@ -35,14 +39,26 @@ export async function runCommand(episodeName: string, rawOptions: unknown, io: C
     throw new InvalidInputError("episode", `one of: ${Object.keys(EPISODE_CATALOG).join(", ")}`, episodeName);
   }
   const options = parseOptions(RunCommandOptionsSchema, rawOptions);
+  const clientKind = options.client ?? (options.model === undefined ? "scripted" : "llama");
+  if (clientKind === "scripted" && options.model !== undefined) {
+    throw new InvalidInputError("--client", "llama (or no --client) when --model is given", "scripted");
+  }
+  if (clientKind === "llama" && options.model === undefined) {
+    throw new InvalidInputError("--model", "a GGUF file path when --client is llama");
+  }
   const out = options.out ?? `runs/${episodeName}-${now().toISOString().replace(/[:.]/g, "-")}`;
-  const client = new ScriptedInferenceClient({ rules: entry.scriptedRules });
+  const client =
+    options.model === undefined
+      ? new ScriptedInferenceClient({ rules: entry.scriptedRules })
+      : await LlamaInferenceClient.create({ modelPath: options.model, sequences: options.sequences });
   const arena = new Arena({ client, seed: options.seed, concurrency: options.concurrency });
   entry.register(arena);
   // config.json holds what determines the rollouts, and nothing about where or when they were written.
   const directory = await RunDirectory.create(out, {
     episode: episodeName,
-    client: options.client,
+    client: clientKind,
+    model: options.model === undefined ? null : basename(options.model),
+    sequences: options.sequences,
     seed: options.seed,
     count: options.count,
     batchSize: options.batchSize,

@@ -13,7 +13,7 @@ export interface DebateEpisodeOptions {
   rounds?: number;
   /** Judge replies that may fail to parse before the debate counts as failed. Default 3. */
   judgeAttempts?: number;
-  /** Tokens per debater turn. Default 96. */
+  /** Tokens per debater turn. Default 64. */
   maxTokens?: number;
 }
 
@@ -35,7 +35,7 @@ export class DebateEpisode extends AlternatingRolesEpisode<DebateArtifact> {
     const rounds = options.rounds ?? 2;
     if (!Number.isInteger(rounds) || rounds < 1) throw new InvalidInputError("rounds", "an integer ≥ 1", rounds);
     this.maxTurns = rounds * 2;
-    const sampler = { maxTokens: options.maxTokens ?? 96 };
+    const sampler = { maxTokens: options.maxTokens ?? 64 };
     this.roles = [
       RoleSchema.parse({ id: "aff", systemPrompt: "You argue FOR the motion. Be brief and concrete.", sampler }),
       RoleSchema.parse({ id: "neg", systemPrompt: "You argue AGAINST the motion. Be brief and concrete.", sampler }),

@@ -1,0 +1,24 @@
+import { z } from "zod";
+
+export const LlamaInferenceClientOptionsSchema = z.object({
+  /** GGUF file to serve: a project-made model or any llama.cpp-compatible one. */
+  modelPath: z.string().min(1),
+  /**
+   * "exact" (default, for training): f32 KV cache and no flash attention, so
+   * recorded logprobs match an independent f32 forward pass to ~1e-6.
+   * "fast": node-llama-cpp's defaults (f16 KV cache), logprobs off by ~2e-3.
+   */
+  mode: z.enum(["exact", "fast"]).default("exact"),
+  /** Sequences decoded together in one context (one per concurrent request). Default 4. */
+  sequences: z.number().int().min(1).max(256).default(4),
+  /** Tokens of context per sequence. Default: the model's training context, at most 2048. */
+  contextSize: z.number().int().min(16).optional(),
+  /**
+   * CPU threads. Default 1: on the 2-core development machine 1 thread decoded
+   * ~20× faster than node-llama-cpp's default (559 vs ~100 tokens/s, medium model).
+   */
+  threads: z.number().int().min(1).default(1),
+  /** Use a GPU if node-llama-cpp finds one. Default false (CPU). */
+  gpu: z.boolean().default(false),
+});
+export type LlamaInferenceClientOptions = z.input<typeof LlamaInferenceClientOptionsSchema>;

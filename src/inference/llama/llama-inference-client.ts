@@ -1,0 +1,223 @@
+import type { LlamaContext, LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
+import { InvalidInputError } from "../../core/errors.js";
+import type {
+  GenerateOptions,
+  GenerationOutput,
+  GenerationRequest,
+  InferenceCapabilities,
+  InferenceClient,
+  WeightUpdate,
+} from "../../core/inference-client.js";
+import type { FinishReason } from "../../core/schemas/step.js";
+import { LlamaInferenceClientOptionsSchema, type LlamaInferenceClientOptions } from "./llama-client-options.js";
+import { validateModelFile } from "../model-files/validate-model-file.js";
+import { loadLlama } from "./load-llama.js";
+import { promptFormatFor, type PromptFormat } from "./prompt-format.js";
+import { SequencePool } from "./sequence-pool.js";
+
+type ParsedOptions = ReturnType<typeof LlamaInferenceClientOptionsSchema.parse>;
+
+/** One served policy version: a model, its context, and the bookkeeping to retire it safely. */
+interface ServedPolicy {
+  version: number;
+  model: LlamaModel;
+  context: LlamaContext;
+  pool: SequencePool;
+  format: PromptFormat;
+  contextSize: number;
+  inFlight: number;
+  retired: boolean;
+}
+
+/**
+ * An InferenceClient over any GGUF model through node-llama-cpp. Each request
+ * takes one sequence of a shared context, so up to `sequences` requests decode
+ * together. For every completion token it records the id and the log of the
+ * probability the sampler drew it with; with `topK: 0, topP: 1, minP: 0` (the
+ * training defaults) that is the full temperature-scaled distribution.
+ */
+export class LlamaInferenceClient implements InferenceClient {
+  readonly capabilities: InferenceCapabilities;
+  private served: ServedPolicy;
+  private swap: Promise<void> | undefined;
+
+  private constructor(private readonly options: ParsedOptions, served: ServedPolicy) {
+    this.served = served;
+    this.capabilities = {
+      tokenIds: true,
+      exactLogprobs: options.mode === "exact",
+      grammars: false,
+      jsonSchema: false,
+      lora: false,
+      parallelSequences: options.sequences,
+    };
+  }
+
+  static async create(options: LlamaInferenceClientOptions): Promise<LlamaInferenceClient> {
+    const parsed = LlamaInferenceClientOptionsSchema.safeParse(options);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new InvalidInputError(issue?.path.join(".") ?? "options", issue?.message ?? "valid client options");
+    }
+    return new LlamaInferenceClient(parsed.data, await servePolicy(parsed.data, parsed.data.modelPath, 0));
+  }
+
+  get policyVersion(): number {
+    return this.served.version;
+  }
+
+  /** Name of the prompt format in use: `plain` for project-made models, else the chat wrapper's. */
+  get promptFormat(): string {
+    return this.served.format.name;
+  }
+
+  async generate(requests: readonly GenerationRequest[], options: GenerateOptions = {}): Promise<GenerationOutput[]> {
+    await this.swap;
+    const served = this.served;
+    served.inFlight++;
+    try {
+      return await Promise.all(requests.map((request) => this.generateOne(served, request, options.signal)));
+    } finally {
+      served.inFlight--;
+      if (served.retired && served.inFlight === 0) await disposePolicy(served);
+    }
+  }
+
+  /** Loads `modelPath` into a new context; calls already running finish on the old weights, then it is disposed. */
+  async swapWeights(update: WeightUpdate): Promise<void> {
+    if (update.loraPath !== undefined) {
+      throw new InvalidInputError("loraPath", "a full model file in modelPath (LoRA adapters are not supported by this client yet)");
+    }
+    if (update.modelPath === undefined) throw new InvalidInputError("modelPath", "the path of the new policy's GGUF file");
+    const modelPath = update.modelPath;
+    const swap = (async () => {
+      const next = await servePolicy(this.options, modelPath, update.policyVersion);
+      const previous = this.served;
+      this.served = next;
+      previous.retired = true;
+      if (previous.inFlight === 0) await disposePolicy(previous);
+    })();
+    this.swap = swap.catch(() => undefined);
+    await swap;
+  }
+
+  async dispose(): Promise<void> {
+    await this.swap;
+    this.served.retired = true;
+    if (this.served.inFlight === 0) await disposePolicy(this.served);
+  }
+
+  private async generateOne(served: ServedPolicy, request: GenerationRequest, signal: AbortSignal | undefined): Promise<GenerationOutput> {
+    if (request.constraint !== null) {
+      throw new InvalidInputError("constraint", "null: this client does not constrain output yet", request.constraint.kind);
+    }
+    const promptTokens = served.format.tokenize(request.messages);
+    const room = served.contextSize - promptTokens.length;
+    if (room < 1) {
+      throw new InvalidInputError(
+        "messages",
+        `a prompt shorter than the context of ${served.contextSize} tokens (this one has ${promptTokens.length}); shorten it or raise contextSize`,
+      );
+    }
+    const sequence = await served.pool.acquire();
+    try {
+      await sequence.clearHistory();
+      return await this.decode(served, sequence, promptTokens, request, Math.min(request.sampler.maxTokens, room), signal);
+    } finally {
+      served.pool.release(sequence);
+    }
+  }
+
+  private async decode(
+    served: ServedPolicy,
+    sequence: LlamaContextSequence,
+    promptTokens: Token[],
+    request: GenerationRequest,
+    tokenBudget: number,
+    signal: AbortSignal | undefined,
+  ): Promise<GenerationOutput> {
+    const { sampler } = request;
+    const completionTokenIds: number[] = [];
+    const completionLogprobs: number[] = [];
+    const textTokens: Token[] = [];
+    let finishReason: FinishReason = "length";
+    let text = "";
+    const evaluation = sequence.evaluateWithMetadata(
+      promptTokens,
+      { confidence: true },
+      { temperature: sampler.temperature, topK: sampler.topK, topP: sampler.topP, minP: sampler.minP, seed: sampler.seed, yieldEogToken: true },
+    );
+    for await (const { token, confidence } of evaluation) {
+      if (signal?.aborted) {
+        finishReason = "abort";
+        break;
+      }
+      completionTokenIds.push(token);
+      completionLogprobs.push(Math.log(confidence));
+      // An end-of-generation token is kept among the tokens (the policy chose to stop) but not in the text.
+      if (served.model.isEogToken(token)) {
+        finishReason = "stop";
+        break;
+      }
+      textTokens.push(token);
+      text = served.model.detokenize(textTokens);
+      const stopAt = firstStop(text, sampler.stop);
+      if (stopAt !== undefined) {
+        text = text.slice(0, stopAt);
+        finishReason = "stop";
+        break;
+      }
+      if (completionTokenIds.length >= tokenBudget) break;
+    }
+    return {
+      text,
+      promptTokenIds: Int32Array.from(promptTokens),
+      completionTokenIds: Int32Array.from(completionTokenIds),
+      completionLogprobs: Float64Array.from(completionLogprobs),
+      finishReason,
+      constrained: false,
+      policyVersion: served.version,
+    };
+  }
+}
+
+function firstStop(text: string, stops: readonly string[]): number | undefined {
+  let first: number | undefined;
+  for (const stop of stops) {
+    const index = text.indexOf(stop);
+    if (index >= 0 && (first === undefined || index < first)) first = index;
+  }
+  return first;
+}
+
+async function servePolicy(options: ParsedOptions, modelPath: string, version: number): Promise<ServedPolicy> {
+  // llama.cpp aborts the whole process on some malformed files; our checks raise a named error instead.
+  await validateModelFile(modelPath);
+  const llama = await loadLlama(options.gpu);
+  const model = await llama.loadModel({ modelPath });
+  const context = await model.createContext({
+    sequences: options.sequences,
+    contextSize: options.contextSize ?? Math.min(model.trainContextSize, 2048),
+    threads: options.threads,
+    ...(options.mode === "exact"
+      ? { flashAttention: false, experimentalKvCacheKeyType: "F32", experimentalKvCacheValueType: "F32" }
+      : {}),
+  });
+  const sequences = Array.from({ length: options.sequences }, () => context.getSequence());
+  return {
+    version,
+    model,
+    context,
+    pool: new SequencePool(sequences),
+    format: promptFormatFor(model),
+    // llama.cpp may round the requested size up; prompts are checked against what it made.
+    contextSize: context.contextSize,
+    inFlight: 0,
+    retired: false,
+  };
+}
+
+async function disposePolicy(served: ServedPolicy): Promise<void> {
+  await served.context.dispose();
+  await served.model.dispose();
+}

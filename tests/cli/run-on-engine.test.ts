@@ -1,0 +1,78 @@
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/program.js";
+import { GenerateResultSchema } from "../../src/core/schemas/generate-result.js";
+import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
+
+async function runCli(argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(argv, { io: { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), isTerminal: false } });
+  return { code, stdout, stderr };
+}
+
+describe("selfplay run --model (real engine)", () => {
+  let folder: string;
+  let modelPath: string;
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), "selfplay-run-engine-"));
+    modelPath = (await createRandomModel({ path: join(folder, "tiny.gguf"), preset: "tiny", architecture: "qwen2", seed: 3 })).path;
+  });
+
+  it("plays proposer-solver on node-llama-cpp and records real token ids and logprobs", async () => {
+    const out = join(folder, "proposer-solver");
+    const { code, stdout, stderr } = await runCli(["run", "proposer-solver", "--model", modelPath, "--count", "4", "--seed", "2", "--out", out]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^proposer-solver: 4 episodes/);
+    const lines = (await readFile(join(out, "rollouts.jsonl"), "utf8")).trim().split("\n");
+    expect(lines).toHaveLength(4);
+    for (const line of lines) {
+      const result = GenerateResultSchema.parse(JSON.parse(line));
+      const [step] = result.rollout.steps;
+      expect(step?.completionTokenIds.length).toBeGreaterThan(0);
+      expect(step?.completionLogprobs.every((logprob) => logprob <= 0 && logprob > -50)).toBe(true);
+      // A random model writes no valid problem, so the proposer is scored with the invalid reward.
+      expect(result.outcome.status).toBe("scored");
+    }
+  });
+
+  it("contains a prompt that outgrows the context: the debate fails with the reason, the run goes on", async () => {
+    const out = join(folder, "debate-tiny");
+    const { code, stdout } = await runCli(["run", "debate", "--model", modelPath, "--count", "2", "--out", out]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/debate: 2 episodes, 2 rollouts, 0 scored, 2 failed \(InvalidInputError: 2\)/);
+    const [line] = (await readFile(join(out, "rollouts.jsonl"), "utf8")).trim().split("\n");
+    expect(JSON.parse(line!).outcome.error.message).toMatch(/shorter than the context of 256 tokens/);
+  });
+
+  it("plays debate on node-llama-cpp; an unparsable judge is recorded as a failure, not a 0", async () => {
+    const out = join(folder, "debate");
+    const medium = (await createRandomModel({ path: join(folder, "medium.gguf"), preset: "medium", architecture: "llama", seed: 3 })).path;
+    const { code, stdout } = await runCli(["run", "debate", "--model", medium, "--count", "2", "--out", out]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/debate: 2 episodes, 2 rollouts, 0 scored, 2 failed/);
+    // A random model never writes "WINNER: aff"; each judge retry also lengthens the judge's conversation,
+    // so a debate fails either on an unparsable verdict or on the judge prompt outgrowing the context.
+    for (const line of (await readFile(join(out, "rollouts.jsonl"), "utf8")).trim().split("\n")) {
+      const result = GenerateResultSchema.parse(JSON.parse(line));
+      expect(result.outcome).toMatchObject({ status: "failed", stage: "score" });
+      expect(result.judgeCalls).toBeGreaterThan(0);
+      expect(result.rewards).toEqual({});
+    }
+    const [metrics] = (await readFile(join(out, "metrics.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line));
+    expect(metrics).toMatchObject({ failed: 2, failuresByStage: { score: 2 }, trainingRecords: 0 });
+  });
+
+  it("rejects a file that is not a GGUF model with a clear error and exit code 2 or 1, never a crash", async () => {
+    const bogus = join(folder, "bogus.gguf");
+    await writeFile(bogus, "not a model");
+    const { code, stderr } = await runCli(["run", "debate", "--model", bogus, "--out", join(folder, "bogus-run")]);
+    expect(code).toBeGreaterThan(0);
+    expect(code).toBeLessThan(128);
+    expect(stderr).toMatch(/bogus\.gguf/);
+  });
+});
