@@ -82,3 +82,97 @@ export function toErrorRecord(error: unknown): ErrorRecord {
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: "NonErrorThrown", message: String(error) };
 }
+
+/**
+ * A file could not be used as GGUF. `path` names the file; the subclass says
+ * which problem it has. Catch this class to handle every GGUF problem at once.
+ */
+export class GgufError extends SelfplayError {
+  override readonly name: string = "GgufError";
+  constructor(
+    readonly path: string,
+    /** What is wrong with the file and what to do about it. */
+    readonly problem: string,
+    options?: ErrorOptions,
+  ) {
+    super(`${path}: ${problem}`, options);
+  }
+}
+
+/** The GGUF file does not exist (or cannot be opened). */
+export class GgufFileNotFoundError extends GgufError {
+  override readonly name = "GgufFileNotFoundError";
+  constructor(path: string, options?: ErrorOptions) {
+    super(path, "file not found; check the path", options);
+  }
+}
+
+/** The file does not start with the GGUF magic bytes. */
+export class NotGgufError extends GgufError {
+  override readonly name = "NotGgufError";
+  constructor(path: string, detail: string) {
+    super(path, `not a GGUF file (${detail}); pass a .gguf model file`);
+  }
+}
+
+/** The file is GGUF, but of a version this reader does not read (it reads 2 and 3). */
+export class UnsupportedGgufVersionError extends GgufError {
+  override readonly name = "UnsupportedGgufVersionError";
+  constructor(path: string, readonly version: number) {
+    super(
+      path,
+      `GGUF version ${version} is not supported (supported: 2, 3)` +
+        (version > 0xffff ? "; the file may be big-endian, convert it to a little-endian GGUF" : "; convert the model with a current llama.cpp"),
+    );
+  }
+}
+
+/** The header or a tensor's data runs past the end of the file: an interrupted download or copy. */
+export class TruncatedGgufError extends GgufError {
+  override readonly name = "TruncatedGgufError";
+  constructor(path: string, what: string, fileSize: number) {
+    super(path, `${what} runs past the end of the file (${fileSize} bytes); the file is truncated, download or copy it again`);
+  }
+}
+
+/** The file is GGUF but holds a value no valid GGUF holds (bad type id, misaligned offset, duplicate key...). */
+export class CorruptGgufError extends GgufError {
+  override readonly name = "CorruptGgufError";
+}
+
+/** A tensor's element type cannot be read (unknown to selfplay) or dequantised. */
+export class UnsupportedTensorTypeError extends GgufError {
+  override readonly name = "UnsupportedTensorTypeError";
+  constructor(path: string, readonly tensorName: string, readonly tensorType: string, supported: readonly string[]) {
+    super(
+      path,
+      `tensor "${tensorName}" has type ${tensorType}, which selfplay cannot read ` +
+        `(supported: ${supported.join(", ")}); re-quantise the model to one of those types`,
+    );
+  }
+}
+
+/** A tensor was asked for by a name the GGUF file does not contain. */
+export class GgufTensorNotFoundError extends GgufError {
+  override readonly name = "GgufTensorNotFoundError";
+  constructor(path: string, readonly tensorName: string) {
+    super(path, `no tensor named "${tensorName}"; list the file's tensors with inspectGguf()`);
+  }
+}
+
+/**
+ * A GGUF file is not a model selfplay can hand to llama.cpp: unsupported
+ * architecture, a missing or wrong hyperparameter, tensor or tokenizer key.
+ * llama.cpp aborts the whole process on some of these, so they are caught first.
+ */
+export class InvalidModelFileError extends SelfplayError {
+  override readonly name = "InvalidModelFileError";
+  constructor(
+    readonly path: string,
+    /** The metadata key or tensor name at fault, e.g. `llama.feed_forward_length` or `blk.0.attn_q.weight`. */
+    readonly field: string,
+    readonly problem: string,
+  ) {
+    super(`${path}: ${field}: ${problem}`);
+  }
+}
