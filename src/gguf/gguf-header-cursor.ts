@@ -14,7 +14,7 @@ export type FixedSizeType = "uint8" | "int8" | "uint16" | "int16" | "uint32" | "
 export class GgufHeaderCursor {
   // A Buffer, because Buffer#toString decodes short UTF-8 strings ~3× faster than TextDecoder.
   private buffer = Buffer.alloc(0);
-  private view = new DataView(this.buffer.buffer);
+  private view = new DataView(this.buffer.buffer, this.buffer.byteOffset, 0);
   /** File offset of buffer[0]. */
   private bufferStart = 0;
   /** Absolute file offset of the next unread byte. */
