@@ -52,6 +52,15 @@ export {
 export { LlamaInferenceClient } from "./inference/llama/llama-inference-client.js";
 export { LlamaInferenceClientOptionsSchema, type LlamaInferenceClientOptions } from "./inference/llama/llama-client-options.js";
 
+// GGUF files and project-made models
+export { GgufReader } from "./gguf/gguf-reader.js";
+export { writeGguf } from "./gguf/write-gguf.js";
+export { inspectGguf } from "./gguf/inspect-gguf.js";
+export { dequantize, DEQUANTIZABLE_TYPES } from "./gguf/dequantize.js";
+export { createRandomModel, CreateRandomModelOptionsSchema, type CreateRandomModelOptions, type CreatedModel } from "./inference/model-files/create-random-model.js";
+export { validateModelFile, type ValidatedModelFile } from "./inference/model-files/validate-model-file.js";
+export { MODEL_PRESETS, ModelPresetNameSchema, type ModelPresetName } from "./inference/model-files/model-presets.js";
+
 // Episodes
 export { Episode } from "./core/episodes/episode.js";
 export type { EpisodeContext, CallModelOptions } from "./core/episodes/episode-context.js";
@@ -124,5 +133,14 @@ export {
   CorruptJsonlError,
   ScriptExhaustedError,
   RolloutAbortedError,
+  GgufError,
+  GgufFileNotFoundError,
+  NotGgufError,
+  UnsupportedGgufVersionError,
+  TruncatedGgufError,
+  CorruptGgufError,
+  UnsupportedTensorTypeError,
+  GgufTensorNotFoundError,
+  InvalidModelFileError,
   type ErrorRecord,
 } from "./core/errors.js";
