@@ -18,6 +18,7 @@ import { runEpisode, type EpisodeRuntime } from "./episode-runner.js";
 import { ModelGateway } from "./model-gateway.js";
 import { TypedEvents } from "./typed-events.js";
 import { walkResults } from "./walk-results.js";
+import { parseInput } from "../core/parse-input.js";
 
 export interface ArenaOptions {
   /** Serves every Role's calls. */
@@ -137,10 +138,7 @@ export class Arena extends TypedEvents<ArenaEvents> {
    */
   async generateRollouts(requests: readonly EpisodeRequest[]): Promise<GenerateResult[]> {
     requests.forEach((request, index) => {
-      const parsed = EpisodeRequestSchema.safeParse(request);
-      if (!parsed.success) {
-        throw new InvalidInputError(`requests[${index}].${parsed.error.issues[0]?.path.join(".")}`, parsed.error.issues[0]?.message ?? "a valid EpisodeRequest");
-      }
+      parseInput(EpisodeRequestSchema, request, { fieldName: (path) => `requests[${index}].${path.map(String).join(".")}` });
       this.registry.get(request.episodeType);
     });
     const firstIndex = this.nextEpisodeIndex;

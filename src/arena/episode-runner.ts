@@ -12,6 +12,7 @@ import { StepSchema, type Step } from "../core/schemas/step.js";
 import type { JudgeCallOptions, ScoringContext } from "../core/verifiers/verifier.js";
 import type { EpisodeRegistry } from "./episode-registry.js";
 import type { ModelGateway } from "./model-gateway.js";
+import { parseInput } from "../core/parse-input.js";
 
 /** What running an episode needs from its arena. */
 export interface EpisodeRuntime {
@@ -185,12 +186,7 @@ function createScoringContext(
 }
 
 function parseSampler(settings: SamplerSettings): SamplerSettings {
-  const parsed = SamplerSettingsSchema.safeParse(settings);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InvalidInputError(`sampler.${issue?.path.join(".") ?? ""}`, issue?.message ?? "valid sampler settings");
-  }
-  return parsed.data;
+  return parseInput(SamplerSettingsSchema, settings, { fieldName: (path) => `sampler.${path.map(String).join(".")}` });
 }
 
 /** Every role that acted needs a finite reward, and no reward may name a role the episode lacks. */

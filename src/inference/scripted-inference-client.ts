@@ -78,17 +78,16 @@ export class ScriptedInferenceClient implements InferenceClient {
     const key = conversationKey(request.messages);
     const random = new RandomStream(`${request.sampler.seed}\u241f${key}`);
     const reply = this.replyFor(request, key);
-    let text = typeof reply === "string" ? reply : reply(request, random);
+    let text = aborted ? "" : typeof reply === "string" ? reply : reply(request, random);
     let finishReason: FinishReason = aborted ? "abort" : "stop";
     const stopAt = Math.min(...request.sampler.stop.map((stop) => text.indexOf(stop)).filter((index) => index >= 0));
     if (Number.isFinite(stopAt)) text = text.slice(0, stopAt);
-    let completionTokenIds = bytesToTokenIds(aborted ? "" : text);
+    let completionTokenIds = bytesToTokenIds(text);
     if (completionTokenIds.length > request.sampler.maxTokens) {
       completionTokenIds = completionTokenIds.slice(0, request.sampler.maxTokens);
       text = new TextDecoder().decode(Uint8Array.from(completionTokenIds, (id) => id - BYTE_TOKEN_OFFSET));
       finishReason = "length";
     }
-    if (aborted) text = "";
     const completionLogprobs = Float64Array.from(completionTokenIds, () =>
       request.sampler.temperature === 0 ? 0 : Math.log(0.05 + 0.95 * random.next()),
     );

@@ -4,6 +4,7 @@ import type { JsonObject, JsonValue } from "../json.js";
 import type { Role } from "../schemas/role.js";
 import type { Verifier } from "../verifiers/verifier.js";
 import type { EpisodeContext } from "./episode-context.js";
+import { parseInput } from "../parse-input.js";
 
 /**
  * A rollout protocol. The arena drives its lifecycle:
@@ -31,16 +32,9 @@ export abstract class Episode<Artifact extends JsonValue = JsonValue, State = un
         "an artifact in the EpisodeRequest or an ArtifactStore registered for this episode",
       );
     }
-    const parsed = this.artifactSchema.safeParse(requested);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new InvalidInputError(
-        `artifact.${issue?.path.join(".") ?? ""} (episode "${this.type}")`,
-        issue?.message ?? "a valid artifact",
-        requested,
-      );
-    }
-    return parsed.data;
+    return parseInput(this.artifactSchema, requested, {
+      fieldName: (path) => `artifact.${path.map(String).join(".")} (episode "${this.type}")`,
+    });
   }
 
   /** Runs the protocol: model calls through `context.callModel`, sub-episodes through `context.runSubEpisodes`. */

@@ -14,6 +14,7 @@ import { validateModelFile } from "../model-files/validate-model-file.js";
 import { loadLlama } from "./load-llama.js";
 import { promptFormatFor, type PromptFormat } from "./prompt-format.js";
 import { SequencePool } from "./sequence-pool.js";
+import { parseInput } from "../../core/parse-input.js";
 
 type ParsedOptions = ReturnType<typeof LlamaInferenceClientOptionsSchema.parse>;
 
@@ -54,12 +55,8 @@ export class LlamaInferenceClient implements InferenceClient {
   }
 
   static async create(options: LlamaInferenceClientOptions): Promise<LlamaInferenceClient> {
-    const parsed = LlamaInferenceClientOptionsSchema.safeParse(options);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new InvalidInputError(issue?.path.join(".") ?? "options", issue?.message ?? "valid client options");
-    }
-    return new LlamaInferenceClient(parsed.data, await servePolicy(parsed.data, parsed.data.modelPath, 0));
+    const parsed = parseInput(LlamaInferenceClientOptionsSchema, options);
+    return new LlamaInferenceClient(parsed, await servePolicy(parsed, parsed.modelPath, 0));
   }
 
   get policyVersion(): number {
@@ -141,7 +138,7 @@ export class LlamaInferenceClient implements InferenceClient {
     const completionLogprobs: number[] = [];
     const textTokens: Token[] = [];
     let finishReason: FinishReason = "length";
-    let text = "";
+    let stopAt: number | undefined;
     const evaluation = sequence.evaluateWithMetadata(
       promptTokens,
       { confidence: true },
@@ -160,15 +157,16 @@ export class LlamaInferenceClient implements InferenceClient {
         break;
       }
       textTokens.push(token);
-      text = served.model.detokenize(textTokens);
-      const stopAt = firstStop(text, sampler.stop);
+      // Detokenising the completion after every token is quadratic: do it only when a stop string needs checking.
+      stopAt = sampler.stop.length > 0 ? firstStop(served.model.detokenize(textTokens), sampler.stop) : undefined;
       if (stopAt !== undefined) {
-        text = text.slice(0, stopAt);
         finishReason = "stop";
         break;
       }
       if (completionTokenIds.length >= tokenBudget) break;
     }
+    const decoded = served.model.detokenize(textTokens);
+    const text = stopAt === undefined ? decoded : decoded.slice(0, stopAt);
     return {
       text,
       promptTokenIds: Int32Array.from(promptTokens),

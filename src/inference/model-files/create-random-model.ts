@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { InvalidInputError } from "../../core/errors.js";
 import { deriveStream, type RandomStream } from "../../core/random/random-stream.js";
 import { SeedSchema } from "../../core/schemas/sampler-settings.js";
 import { GGUF_WRITABLE_TYPES, type GgufWritableType } from "../../gguf/encode-tensor-data.js";
@@ -9,6 +8,7 @@ import { BEGINNING_OF_SEQUENCE_TOKEN_ID, BYTE_VOCABULARY_SIZE, END_OF_SEQUENCE_T
 import { expectedModelTensors, type ModelHyperparameters } from "./expected-model-tensors.js";
 import { ModelArchitectureSchema, type ModelArchitecture } from "./model-architecture.js";
 import { MODEL_PRESETS, ModelPresetNameSchema } from "./model-presets.js";
+import { parseInput } from "../../core/parse-input.js";
 
 export const CreateRandomModelOptionsSchema = z.object({
   /** Where to write the GGUF file; it is written to a temporary sibling, then renamed. */
@@ -48,12 +48,8 @@ const FILE_TYPES: Record<GgufWritableType, number> = { f32: 0, f16: 1, q8_0: 7 }
  * tensor draws from its own seeded stream, `deriveStream(seed, "random-model", name)`.
  */
 export async function createRandomModel(options: CreateRandomModelOptions): Promise<CreatedModel> {
-  const parsed = CreateRandomModelOptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InvalidInputError(issue?.path.join(".") ?? "options", issue?.message ?? "valid createRandomModel options");
-  }
-  const { path, preset, architecture, seed, weightType, untiedOutput, initialisationScale } = parsed.data;
+  const parsed = parseInput(CreateRandomModelOptionsSchema, options);
+  const { path, preset, architecture, seed, weightType, untiedOutput, initialisationScale } = parsed;
   const size = MODEL_PRESETS[preset];
   const headLength = size.embeddingLength / size.headCount;
   const hyperparameters: ModelHyperparameters = {
@@ -64,7 +60,7 @@ export async function createRandomModel(options: CreateRandomModelOptions): Prom
     valueLength: headLength,
     expertCount: 0,
   };
-  const name = parsed.data.name ?? `selfplay-${preset}-${architecture}`;
+  const name = parsed.name ?? `selfplay-${preset}-${architecture}`;
 
   const tensors: GgufTensorInput[] = [];
   let parameterCount = 0;
