@@ -63,7 +63,23 @@ export { MODEL_PRESETS, ModelPresetNameSchema, type ModelPresetName } from "./in
 
 // Episodes
 export { Episode } from "./core/episodes/episode.js";
-export type { EpisodeContext, CallModelOptions } from "./core/episodes/episode-context.js";
+export type {
+  EpisodeContext,
+  CallModelOptions,
+  StructuredCallOptions,
+  StructuredModelResponse,
+} from "./core/episodes/episode-context.js";
+
+// Schema-bound (strict JSON) outputs
+export { jsonSchemaConstraint } from "./core/structured/json-schema-constraint.js";
+export { extractJson } from "./core/structured/extract-json.js";
+export { sampleStructured, type SampleStructuredOptions, type StructuredSample } from "./core/structured/sample-structured.js";
+export {
+  StructuredOutputStatsSchema,
+  StructuredOutputsSchema,
+  type StructuredOutputStats,
+  type StructuredOutputs,
+} from "./core/structured/structured-output-stats.js";
 export { SingleTurnEpisode, type SingleTurnState } from "./core/episodes/single-turn-episode.js";
 export { MultiTurnEpisode, type MultiTurnState, type EnvironmentReply } from "./core/episodes/multi-turn-episode.js";
 export {
@@ -74,7 +90,14 @@ export {
 } from "./core/episodes/alternating-roles-episode.js";
 
 // Verifiers and rewards
-export type { Verifier, VerifierOutput, ScoringContext, JudgeCallOptions } from "./core/verifiers/verifier.js";
+export type {
+  Verifier,
+  VerifierOutput,
+  ScoringContext,
+  JudgeCallOptions,
+  StructuredJudgeOptions,
+  StructuredJudgeResponse,
+} from "./core/verifiers/verifier.js";
 export { ExactMatchVerifier, type ExactMatchVerifierOptions } from "./core/verifiers/exact-match-verifier.js";
 export { LLMJudgeVerifier, type LLMJudgeVerifierOptions, type JudgeParse } from "./core/verifiers/llm-judge-verifier.js";
 export {
@@ -129,6 +152,7 @@ export {
   UnknownEpisodeTypeError,
   UnknownRoleError,
   JudgeOutputError,
+  StructuredOutputError,
   InvalidRewardError,
   CorruptJsonlError,
   ScriptExhaustedError,

@@ -86,6 +86,7 @@ export class Arena extends TypedEvents<ArenaEvents> {
       policy: new ModelGateway(options.client, options.signal),
       policyCapabilities: options.client.capabilities,
       judge: new ModelGateway(options.judgeClient ?? options.client, options.signal),
+      judgeCapabilities: (options.judgeClient ?? options.client).capabilities,
       samplerDefaults: { ...DEFAULT_SAMPLER, ...options.samplerDefaults },
       signal: options.signal,
     };

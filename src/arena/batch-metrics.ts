@@ -1,5 +1,10 @@
 import type { GenerateResult } from "../core/schemas/generate-result.js";
 import type { TrainingBatch } from "../core/schemas/training-record.js";
+import {
+  addStructuredOutputStats,
+  emptyStructuredOutputs,
+  type StructuredOutputs,
+} from "../core/structured/structured-output-stats.js";
 import { walkResults } from "./walk-results.js";
 
 /** One line of `metrics.jsonl`: what a batch produced, how it failed, and how long it took. */
@@ -13,6 +18,8 @@ export interface BatchMetrics {
   failuresByStage: Record<string, number>;
   failuresByError: Record<string, number>;
   judgeCalls: number;
+  /** Schema-bound calls of roles and of the judge: first-try validity and resamples. */
+  structuredOutputs: StructuredOutputs;
   meanReward: Record<string, number>;
   /** Scored rollouts behind each role's mean reward. */
   rewardCounts: Record<string, number>;
@@ -38,6 +45,7 @@ export function batchMetrics(
     failuresByStage: {},
     failuresByError: {},
     judgeCalls: 0,
+    structuredOutputs: emptyStructuredOutputs(),
     meanReward: {},
     rewardCounts: {},
     steps: 0,
@@ -50,6 +58,8 @@ export function batchMetrics(
   for (const result of walkResults(results)) {
     metrics.rollouts++;
     metrics.judgeCalls += result.judgeCalls;
+    addStructuredOutputStats(metrics.structuredOutputs.role, result.structuredOutputs.role);
+    addStructuredOutputStats(metrics.structuredOutputs.judge, result.structuredOutputs.judge);
     metrics.steps += result.rollout.steps.length;
     for (const step of result.rollout.steps) metrics.completionTokens += step.completionTokenIds.length;
     if (result.outcome.status === "failed") {

@@ -13,6 +13,13 @@ import type { JudgeCallOptions, ScoringContext } from "../core/verifiers/verifie
 import type { EpisodeRegistry } from "./episode-registry.js";
 import type { ModelGateway } from "./model-gateway.js";
 import { parseInput } from "../core/parse-input.js";
+import type { Constraint } from "../core/schemas/constraint.js";
+import { jsonSchemaConstraint } from "../core/structured/json-schema-constraint.js";
+import { sampleStructured } from "../core/structured/sample-structured.js";
+import { emptyStructuredOutputs } from "../core/structured/structured-output-stats.js";
+
+/** Attempts a schema-bound call gets when its options name none. */
+const DEFAULT_STRUCTURED_ATTEMPTS = 4;
 
 /** What running an episode needs from its arena. */
 export interface EpisodeRuntime {
@@ -21,6 +28,7 @@ export interface EpisodeRuntime {
   readonly policy: ModelGateway;
   readonly policyCapabilities: InferenceCapabilities;
   readonly judge: ModelGateway;
+  readonly judgeCapabilities: InferenceCapabilities;
   readonly samplerDefaults: Omit<SamplerSettings, "seed">;
   readonly signal: AbortSignal | undefined;
 }
@@ -56,13 +64,14 @@ export async function runEpisode(
     outcome: { status: "scored" },
     scoreDetails: {},
     judgeCalls: 0,
+    structuredOutputs: emptyStructuredOutputs(),
     children,
   };
   let stage: FailureStage = "artifact";
   try {
     if (runtime.signal?.aborted) throw new RolloutAbortedError(`rollout ${placement.rolloutId} was not started: the run was aborted`);
     const { episode } = runtime.registry.get(request.episodeType);
-    const context = createContext(runtime, episode, placement.rolloutId, steps, children);
+    const context = createContext(runtime, episode, placement.rolloutId, steps, result);
     const artifact = await episode.getArtifact(context, request.artifact);
     result.rollout.artifact = artifact;
     stage = "rollout";
@@ -70,7 +79,7 @@ export async function runEpisode(
     stage = "finalize";
     result.rollout.artifacts = episode.finalize(state, artifact);
     stage = "score";
-    const scoring = createScoringContext(runtime, placement.rolloutId, children, () => result.judgeCalls++);
+    const scoring: ScoringContext = { children, ...createJudge(runtime, deriveStream(runtime.seed, placement.rolloutId, "judge"), result) };
     const output = await episode.verifier.score(result.rollout, scoring);
     checkRewards(episode, steps, output.rewards, placement.rolloutId);
     result.rewards = output.rewards;
@@ -87,15 +96,12 @@ function createContext(
   episode: Episode,
   rolloutId: string,
   steps: Step[],
-  children: GenerateResult[],
+  result: GenerateResult,
 ): EpisodeContext {
+  const { children } = result;
   const roleStreams = new Map<string, RandomStream>();
   let nextChild = 0;
-  return {
-    rolloutId,
-    signal: runtime.signal,
-    random: (purpose) => deriveStream(runtime.seed, rolloutId, "purpose", purpose),
-    callModel: async (roleId, messages, options) => {
+  const callModel: EpisodeContext["callModel"] = async (roleId, messages, options) => {
       const role = episode.roles.find((candidate) => candidate.id === roleId);
       if (!role) throw new UnknownRoleError(roleId, episode.type, episode.roles.map((candidate) => candidate.id));
       let stream = roleStreams.get(roleId);
@@ -124,7 +130,25 @@ function createContext(
       } satisfies Step);
       steps.push(step);
       return { text: output.text, finishReason: output.finishReason, step } satisfies ModelResponse;
+  };
+  return {
+    rolloutId,
+    signal: runtime.signal,
+    random: (purpose) => deriveStream(runtime.seed, rolloutId, "purpose", purpose),
+    callModel,
+    callModelForObject: async (roleId, messages, schema, options = {}) => {
+      const constraint = runtime.policyCapabilities.jsonSchema ? jsonSchemaConstraint(schema) : undefined;
+      const { value, sample, attempts } = await sampleStructured({
+        schema,
+        maxAttempts: options.maxAttempts ?? DEFAULT_STRUCTURED_ATTEMPTS,
+        sample: () => callModel(roleId, messages, { ...(options.sampler && { sampler: options.sampler }), ...(constraint && { constraint }) }),
+        ...(options.parse && { parse: options.parse }),
+        onAttempt: (response, attempt, valid) => (response.step.structured = { attempt, valid }),
+        stats: result.structuredOutputs.role,
+      });
+      return { value, response: sample, attempts };
     },
+    ...createJudge(runtime, deriveStream(runtime.seed, rolloutId, "rollout-judge"), result),
     runSubEpisodes: async (requests) => {
       const placements = requests.map((request) => ({
         rolloutId: `${rolloutId}.${nextChild++}`,
@@ -161,26 +185,34 @@ function buildRequest(
   return { messages: prompt, sampler: parseSampler({ ...runtime.samplerDefaults, ...overrides, seed }), constraint };
 }
 
-function createScoringContext(
-  runtime: EpisodeRuntime,
-  rolloutId: string,
-  children: readonly GenerateResult[],
-  countCall: () => void,
-): ScoringContext {
-  const stream = deriveStream(runtime.seed, rolloutId, "judge");
+/**
+ * Judge calls for a rollout: counted in `judgeCalls`, seeded from `stream`,
+ * never Steps. Schema-bound ones count in `structuredOutputs.judge`.
+ */
+function createJudge(runtime: EpisodeRuntime, stream: RandomStream, result: GenerateResult): Pick<ScoringContext, "judge" | "judgeObject"> {
+  const ask = async (messages: Messages, options: JudgeCallOptions | undefined, constraint: Constraint | null) => {
+    result.judgeCalls++;
+    const sampler = parseSampler({
+      ...runtime.samplerDefaults,
+      temperature: 0,
+      maxTokens: 64,
+      ...options?.sampler,
+      seed: stream.uint32(),
+    });
+    return (await runtime.judge.generate({ messages, sampler, constraint })).text;
+  };
   return {
-    children,
-    judge: async (messages: Messages, options?: JudgeCallOptions) => {
-      countCall();
-      const sampler = parseSampler({
-        ...runtime.samplerDefaults,
-        temperature: 0,
-        maxTokens: 64,
-        ...options?.sampler,
-        seed: stream.uint32(),
+    judge: (messages, options) => ask(messages, options, null),
+    judgeObject: async (messages, schema, options = {}) => {
+      const constraint = runtime.judgeCapabilities.jsonSchema ? jsonSchemaConstraint(schema) : null;
+      const { value, sample, attempts } = await sampleStructured({
+        schema,
+        maxAttempts: options.maxAttempts ?? DEFAULT_STRUCTURED_ATTEMPTS,
+        sample: async () => ({ text: await ask(messages, options, constraint) }),
+        ...(options.parse && { parse: options.parse }),
+        stats: result.structuredOutputs.judge,
       });
-      const output = await runtime.judge.generate({ messages, sampler, constraint: null });
-      return output.text;
+      return { value, text: sample.text, attempts };
     },
   };
 }

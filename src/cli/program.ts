@@ -1,8 +1,11 @@
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError } from "commander";
 import { InvalidInputError } from "../core/errors.js";
 import { EXIT, type CliIo } from "./cli-io.js";
-import { runCommand } from "./commands/run-command.js";
-import { EPISODE_CATALOG } from "./episode-catalog.js";
+import type { CommandContext, RegisterCommand } from "./command-context.js";
+import { registerRunCommand } from "./commands/run-command.js";
+
+/** Every command module, in the order `--help` lists them. */
+const COMMANDS: readonly RegisterCommand[] = [registerRunCommand];
 
 export interface MainOptions {
   io: CliIo;
@@ -21,21 +24,8 @@ export async function main(argv: readonly string[], options: MainOptions): Promi
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError("(run with --help for the allowed flags)");
 
-  program
-    .command("run")
-    .description("Play an example episode and record the run (rollouts, training batches, metrics).")
-    .argument("<episode>", `one of: ${Object.entries(EPISODE_CATALOG).map(([name, entry]) => `${name} (${entry.description})`).join("; ")}`)
-    .addOption(new Option("--client <client>", "inference client: scripted (deterministic test double) or llama (node-llama-cpp; the default with --model)"))
-    .addOption(new Option("--model <file>", "GGUF model to play with on the real engine"))
-    .addOption(new Option("--sequences <n>", "sequences the engine decodes in parallel, an integer from 1 to 256").default("4"))
-    .addOption(new Option("--seed <n>", "run seed, an integer from 0 to 4294967295").default("0"))
-    .addOption(new Option("--count <n>", "episodes (prompts) to play, an integer ≥ 1").default("16"))
-    .addOption(new Option("--batch-size <n>", "episodes per batch (one TrainingBatch each), an integer ≥ 1").default("8"))
-    .addOption(new Option("--concurrency <n>", "episodes in flight at once, an integer ≥ 1").default("16"))
-    .addOption(new Option("--out <dir>", "run folder (default runs/<episode>-<timestamp>); must not hold a run already"))
-    .action(async (episode: string, flags: Record<string, unknown>) => {
-      exitCode = await runCommand(episode, flags, io, now);
-    });
+  const context: CommandContext = { io, now, setExitCode: (code) => (exitCode = code) };
+  for (const register of COMMANDS) register(program, context);
 
   try {
     await program.parseAsync([...argv], { from: "user" });

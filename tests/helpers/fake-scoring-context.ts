@@ -1,3 +1,5 @@
+import { sampleStructured } from "../../src/core/structured/sample-structured.js";
+import { emptyStructuredOutputStats } from "../../src/core/structured/structured-output-stats.js";
 import type { GenerateResult } from "../../src/core/schemas/generate-result.js";
 import type { Messages } from "../../src/core/schemas/message.js";
 import type { JudgeCallOptions, ScoringContext } from "../../src/core/verifiers/verifier.js";
@@ -29,6 +31,16 @@ export function fakeScoringContext(
       const reply = replies[calls.length - 1];
       if (reply === undefined) throw new Error(`fake judge: no scripted reply for call ${calls.length}`);
       return reply;
+    },
+    async judgeObject(messages, schema, callOptions = {}) {
+      const { value, sample, attempts } = await sampleStructured({
+        schema,
+        maxAttempts: callOptions.maxAttempts ?? 4,
+        sample: async () => ({ text: await this.judge(messages, callOptions) }),
+        ...(callOptions.parse && { parse: callOptions.parse }),
+        stats: emptyStructuredOutputStats(),
+      });
+      return { value, text: sample.text, attempts };
     },
   };
 }

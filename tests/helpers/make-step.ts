@@ -1,3 +1,4 @@
+import { emptyStructuredOutputs } from "../../src/core/structured/structured-output-stats.js";
 import type { JsonObject, JsonValue } from "../../src/core/json.js";
 import type { GenerateResult, Outcome, Rewards } from "../../src/core/schemas/generate-result.js";
 import type { Messages } from "../../src/core/schemas/message.js";
@@ -48,7 +49,7 @@ export function makeRollout(options: MakeRolloutOptions = {}): Rollout {
 
 /** A scored GenerateResult with the given rewards. */
 export function scoredResult(rollout: Rollout, rewards: Rewards): GenerateResult {
-  return { rollout, rewards, outcome: { status: "scored" }, scoreDetails: {}, judgeCalls: 0, children: [] };
+  return { rollout, rewards, outcome: { status: "scored" }, scoreDetails: {}, judgeCalls: 0, structuredOutputs: emptyStructuredOutputs(), children: [] };
 }
 
 /** A GenerateResult whose episode failed at `stage`; it carries no rewards. */
@@ -59,6 +60,7 @@ export function failedResult(rollout: Rollout, stage: Extract<Outcome, { status:
     outcome: { status: "failed", stage, error: { name: "Error", message: "boom" } },
     scoreDetails: {},
     judgeCalls: 0,
+    structuredOutputs: emptyStructuredOutputs(),
     children: [],
   };
 }

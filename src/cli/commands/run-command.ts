@@ -1,3 +1,4 @@
+import { Option, type Command } from "commander";
 import { z } from "zod";
 import { Arena } from "../../arena/arena.js";
 import { RunDirectory } from "../../arena/run-directory.js";
@@ -8,6 +9,7 @@ import { basename } from "node:path";
 import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
 import { ScriptedInferenceClient } from "../../inference/scripted-inference-client.js";
 import { EXIT, type CliIo } from "../cli-io.js";
+import type { CommandContext } from "../command-context.js";
 import { EPISODE_CATALOG } from "../episode-catalog.js";
 import { parseOptions } from "../parse-options.js";
 import { createProgressBar } from "../progress-bar.js";
@@ -83,4 +85,22 @@ export async function runCommand(episodeName: string, rawOptions: unknown, io: C
     await directory.close();
     await client.dispose();
   }
+}
+
+export function registerRunCommand(program: Command, { io, now, setExitCode }: CommandContext): void {
+  program
+    .command("run")
+    .description("Play an example episode and record the run (rollouts, training batches, metrics).")
+    .argument("<episode>", `one of: ${Object.entries(EPISODE_CATALOG).map(([name, entry]) => `${name} (${entry.description})`).join("; ")}`)
+    .addOption(new Option("--client <client>", "inference client: scripted (deterministic test double) or llama (node-llama-cpp; the default with --model)"))
+    .addOption(new Option("--model <file>", "GGUF model to play with on the real engine"))
+    .addOption(new Option("--sequences <n>", "sequences the engine decodes in parallel, an integer from 1 to 256").default("4"))
+    .addOption(new Option("--seed <n>", "run seed, an integer from 0 to 4294967295").default("0"))
+    .addOption(new Option("--count <n>", "episodes (prompts) to play, an integer ≥ 1").default("16"))
+    .addOption(new Option("--batch-size <n>", "episodes per batch (one TrainingBatch each), an integer ≥ 1").default("8"))
+    .addOption(new Option("--concurrency <n>", "episodes in flight at once, an integer ≥ 1").default("16"))
+    .addOption(new Option("--out <dir>", "run folder (default runs/<episode>-<timestamp>); must not hold a run already"))
+    .action(async (episode: string, flags: Record<string, unknown>) => {
+      setExitCode(await runCommand(episode, flags, io, now));
+    });
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { JsonObjectSchema } from "../json.js";
 import { RolloutSchema } from "./rollout.js";
+import { StructuredOutputsSchema, emptyStructuredOutputs } from "../structured/structured-output-stats.js";
 
 /** Reward of each role that acted in a rollout. */
 export const RewardsSchema = z.record(z.string(), z.number().refine(Number.isFinite, "must be finite"));
@@ -28,6 +29,8 @@ export interface GenerateResult {
   scoreDetails: z.infer<typeof JsonObjectSchema>;
   /** Calls made to a judge while scoring; they are never Steps. */
   judgeCalls: number;
+  /** Schema-bound calls of this rollout (not its children): validity on the first try and resamples. */
+  structuredOutputs: z.infer<typeof StructuredOutputsSchema>;
   /** Results of sub-episodes, in the order they were requested. */
   children: GenerateResult[];
 }
@@ -40,6 +43,7 @@ export const GenerateResultSchema: z.ZodType<GenerateResult> = z.lazy(() =>
     outcome: OutcomeSchema,
     scoreDetails: JsonObjectSchema,
     judgeCalls: z.number().int().min(0),
+    structuredOutputs: StructuredOutputsSchema.default(emptyStructuredOutputs),
     children: z.array(GenerateResultSchema),
   }),
 );

@@ -28,6 +28,8 @@ export const StepSchema = z
     /** True when logprobs are under a grammar-masked distribution. */
     constrained: z.boolean(),
     finishReason: FinishReasonSchema,
+    /** For a schema-bound call: which attempt this was (from 0) and whether it validated. */
+    structured: z.object({ attempt: z.number().int().min(0), valid: z.boolean() }).optional(),
     /** Version of the policy weights that produced this Step (0 = the initial model). */
     policyVersion: z.number().int().min(0),
   })

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { JsonObject } from "../json.js";
 import type { GenerateResult, Rewards } from "../schemas/generate-result.js";
 import type { Messages } from "../schemas/message.js";
@@ -9,6 +10,20 @@ export interface JudgeCallOptions {
   sampler?: SamplerOverrides;
 }
 
+export interface StructuredJudgeOptions extends JudgeCallOptions {
+  /** Attempts in all, the first included (default 4). Resamples need a temperature above 0 to differ. */
+  maxAttempts?: number;
+  /** Turns the text into the value to validate (default: the first JSON object or array in it). */
+  parse?: (text: string) => unknown;
+}
+
+/** A schema-validated judge answer, its text, and the attempts it took. */
+export interface StructuredJudgeResponse<Value> {
+  value: Value;
+  text: string;
+  attempts: number;
+}
+
 /** What a verifier may use while scoring. */
 export interface ScoringContext {
   /** Results of the rollout's sub-episodes. */
@@ -18,6 +33,12 @@ export interface ScoringContext {
    * Steps and never reach a TrainingBatch; the arena only counts them.
    */
   judge(messages: Messages, options?: JudgeCallOptions): Promise<string>;
+  /** `judge` for a value of `schema`: constrained when the judge client supports it, validated, resampled. */
+  judgeObject<Schema extends z.ZodType>(
+    messages: Messages,
+    schema: Schema,
+    options?: StructuredJudgeOptions,
+  ): Promise<StructuredJudgeResponse<z.output<Schema>>>;
 }
 
 export interface VerifierOutput {
