@@ -13,7 +13,7 @@ export {
   type SamplerSettings,
   type SamplerOverrides,
 } from "./core/schemas/sampler-settings.js";
-export { ConstraintSchema, type Constraint } from "./core/schemas/constraint.js";
+export { ConstraintSchema, LogitBiasSchema, type Constraint, type LogitBias } from "./core/schemas/constraint.js";
 export { RoleSchema, type Role, type RoleInput } from "./core/schemas/role.js";
 export { StepSchema, FinishReasonSchema, type Step, type FinishReason } from "./core/schemas/step.js";
 export { RolloutSchema, type Rollout } from "./core/schemas/rollout.js";
@@ -51,6 +51,7 @@ export {
 // Inference on local models
 export { LlamaInferenceClient } from "./inference/llama/llama-inference-client.js";
 export { LlamaInferenceClientOptionsSchema, type LlamaInferenceClientOptions } from "./inference/llama/llama-client-options.js";
+export { jsonSchemaToGbnf } from "./inference/grammar/json-schema-to-gbnf.js";
 
 // GGUF files and project-made models
 export { GgufReader } from "./gguf/gguf-reader.js";
@@ -153,6 +154,7 @@ export {
   UnknownRoleError,
   JudgeOutputError,
   StructuredOutputError,
+  UnsupportedSchemaError,
   InvalidRewardError,
   CorruptJsonlError,
   ScriptExhaustedError,
@@ -166,5 +168,6 @@ export {
   UnsupportedTensorTypeError,
   GgufTensorNotFoundError,
   InvalidModelFileError,
+  WasmOutOfMemoryError,
   type ErrorRecord,
 } from "./core/errors.js";

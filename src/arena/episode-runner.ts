@@ -137,7 +137,7 @@ function createContext(
     random: (purpose) => deriveStream(runtime.seed, rolloutId, "purpose", purpose),
     callModel,
     callModelForObject: async (roleId, messages, schema, options = {}) => {
-      const constraint = runtime.policyCapabilities.jsonSchema ? jsonSchemaConstraint(schema) : undefined;
+      const constraint = runtime.policyCapabilities.jsonSchema ? jsonSchemaConstraint(schema, options.logitBias) : undefined;
       const { value, sample, attempts } = await sampleStructured({
         schema,
         maxAttempts: options.maxAttempts ?? DEFAULT_STRUCTURED_ATTEMPTS,
@@ -204,7 +204,7 @@ function createJudge(runtime: EpisodeRuntime, stream: RandomStream, result: Gene
   return {
     judge: (messages, options) => ask(messages, options, null),
     judgeObject: async (messages, schema, options = {}) => {
-      const constraint = runtime.judgeCapabilities.jsonSchema ? jsonSchemaConstraint(schema) : null;
+      const constraint = runtime.judgeCapabilities.jsonSchema ? jsonSchemaConstraint(schema, options.logitBias) : null;
       const { value, sample, attempts } = await sampleStructured({
         schema,
         maxAttempts: options.maxAttempts ?? DEFAULT_STRUCTURED_ATTEMPTS,

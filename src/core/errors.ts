@@ -60,6 +60,14 @@ export class StructuredOutputError extends SelfplayError {
   }
 }
 
+/** A JSON schema uses something a grammar cannot express; `path` is where in the schema. */
+export class UnsupportedSchemaError extends SelfplayError {
+  override readonly name = "UnsupportedSchemaError";
+  constructor(readonly path: string, expected: string) {
+    super(`schema at ${path}: expected ${expected}; simplify the schema (validation after sampling can still check the rest)`);
+  }
+}
+
 /** A verifier returned rewards that cannot be trained on (missing role, NaN, infinity). */
 export class InvalidRewardError extends SelfplayError {
   override readonly name = "InvalidRewardError";
@@ -185,5 +193,69 @@ export class InvalidModelFileError extends SelfplayError {
     readonly problem: string,
   ) {
     super(`${path}: ${field}: ${problem}`);
+  }
+}
+
+/**
+ * A GGUF file is not a LoRA adapter selfplay can hand to llama.cpp: not an
+ * adapter, a missing or mistyped key, unpaired or misshapen lora_a/lora_b
+ * tensors. llama.cpp aborts the process on some of these (a non-float32
+ * `adapter.lora.alpha`), so they are caught first.
+ */
+export class InvalidAdapterFileError extends SelfplayError {
+  override readonly name = "InvalidAdapterFileError";
+  constructor(
+    readonly path: string,
+    /** The metadata key or tensor name at fault, e.g. `adapter.lora.alpha` or `blk.0.attn_q.weight.lora_a`. */
+    readonly field: string,
+    readonly problem: string,
+  ) {
+    super(`${path}: ${field}: ${problem}`);
+  }
+}
+
+/**
+ * A LoRA adapter does not fit the base model it is used with: another
+ * architecture, a tensor the model does not have, or shapes that disagree.
+ * llama.cpp would refuse the adapter, or apply it to the wrong weights.
+ */
+export class AdapterMismatchError extends SelfplayError {
+  override readonly name = "AdapterMismatchError";
+  constructor(
+    readonly adapterPath: string,
+    readonly baseModelPath: string,
+    /** The metadata key or tensor name at fault. */
+    readonly field: string,
+    readonly problem: string,
+  ) {
+    super(`${adapterPath}: ${field}: ${problem} (base model ${baseModelPath}); use the adapter with the model it was made for`);
+  }
+}
+
+/**
+ * The tfjs wasm backend ran out of memory. WebAssembly's heap stops at 4 GiB,
+ * and every f32 weight takes 4 bytes of it: scoring fits models up to about a
+ * billion parameters less activations, training (weights, gradients, optimiser
+ * state) about a quarter of that. The wasm instance is unusable afterwards.
+ */
+export class WasmOutOfMemoryError extends SelfplayError {
+  override readonly name = "WasmOutOfMemoryError";
+  constructor(
+    /** What needed the memory, e.g. `loading model.gguf`. */
+    readonly task: string,
+    /** Bytes the task was estimated to need, when known. */
+    readonly requiredBytes: number | undefined,
+    /** The heap's ceiling in bytes. */
+    readonly ceilingBytes: number,
+    options?: ErrorOptions,
+  ) {
+    const gibibytes = (bytes: number) => (bytes / 2 ** 30).toFixed(2);
+    super(
+      `${task}${requiredBytes === undefined ? " ran out of memory" : ` needs ${gibibytes(requiredBytes)} GiB`} on the tfjs wasm backend, ` +
+        `whose heap stops at ${gibibytes(ceilingBytes)} GiB: that holds at most ~${(ceilingBytes / 4 / 1e9).toFixed(2)} billion f32 parameters ` +
+        "with nothing else, and about a quarter of that for training. Install @tensorflow/tfjs-node or @tensorflow/tfjs-node-gpu " +
+        "(with its native binary), score fewer tokens per batch, or use a smaller model",
+      options,
+    );
   }
 }

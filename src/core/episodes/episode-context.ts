@@ -1,5 +1,5 @@
 import type { RandomStream } from "../random/random-stream.js";
-import type { Constraint } from "../schemas/constraint.js";
+import type { Constraint, LogitBias } from "../schemas/constraint.js";
 import type { EpisodeRequest } from "../schemas/episode-request.js";
 import type { GenerateResult } from "../schemas/generate-result.js";
 import type { Messages } from "../schemas/message.js";
@@ -18,6 +18,8 @@ export interface CallModelOptions {
 export interface StructuredCallOptions {
   /** Per-call sampler changes on top of the role's. */
   sampler?: SamplerOverrides;
+  /** Steers the constrained model (used only when the client constrains to the schema); see LogitBiasSchema. */
+  logitBias?: LogitBias;
   /** Attempts in all, the first included (default 4). Each attempt is a Step. */
   maxAttempts?: number;
   /** Turns the text into the value to validate (default: the first JSON object or array in it). */

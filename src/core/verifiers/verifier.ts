@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { JsonObject } from "../json.js";
 import type { GenerateResult, Rewards } from "../schemas/generate-result.js";
+import type { LogitBias } from "../schemas/constraint.js";
 import type { Messages } from "../schemas/message.js";
 import type { Rollout } from "../schemas/rollout.js";
 import type { SamplerOverrides } from "../schemas/sampler-settings.js";
@@ -11,6 +12,8 @@ export interface JudgeCallOptions {
 }
 
 export interface StructuredJudgeOptions extends JudgeCallOptions {
+  /** Steers the constrained judge (used only when its client constrains to the schema); see LogitBiasSchema. */
+  logitBias?: LogitBias;
   /** Attempts in all, the first included (default 4). Resamples need a temperature above 0 to differ. */
   maxAttempts?: number;
   /** Turns the text into the value to validate (default: the first JSON object or array in it). */

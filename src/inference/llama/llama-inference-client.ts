@@ -1,4 +1,4 @@
-import type { LlamaContext, LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
+import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
 import { InvalidInputError } from "../../core/errors.js";
 import type {
   GenerateOptions,
@@ -14,6 +14,7 @@ import { validateModelFile } from "../model-files/validate-model-file.js";
 import { loadLlama } from "./load-llama.js";
 import { promptFormatFor, type PromptFormat } from "./prompt-format.js";
 import { SequencePool } from "./sequence-pool.js";
+import { ConstraintCompiler, type ConstrainedSampling } from "./constraint-sampling.js";
 import { parseInput } from "../../core/parse-input.js";
 
 type ParsedOptions = ReturnType<typeof LlamaInferenceClientOptionsSchema.parse>;
@@ -42,13 +43,16 @@ export class LlamaInferenceClient implements InferenceClient {
   private served: ServedPolicy;
   private swap: Promise<void> | undefined;
 
-  private constructor(private readonly options: ParsedOptions, served: ServedPolicy) {
+  private readonly constraints: ConstraintCompiler;
+
+  private constructor(private readonly options: ParsedOptions, served: ServedPolicy, llama: Llama) {
     this.served = served;
+    this.constraints = new ConstraintCompiler(llama);
     this.capabilities = {
       tokenIds: true,
       exactLogprobs: options.mode === "exact",
-      grammars: false,
-      jsonSchema: false,
+      grammars: true,
+      jsonSchema: true,
       lora: false,
       parallelSequences: options.sequences,
     };
@@ -56,7 +60,7 @@ export class LlamaInferenceClient implements InferenceClient {
 
   static async create(options: LlamaInferenceClientOptions): Promise<LlamaInferenceClient> {
     const parsed = parseInput(LlamaInferenceClientOptionsSchema, options);
-    return new LlamaInferenceClient(parsed, await servePolicy(parsed, parsed.modelPath, 0));
+    return new LlamaInferenceClient(parsed, await servePolicy(parsed, parsed.modelPath, 0), await loadLlama(parsed.gpu));
   }
 
   get policyVersion(): number {
@@ -105,9 +109,7 @@ export class LlamaInferenceClient implements InferenceClient {
   }
 
   private async generateOne(served: ServedPolicy, request: GenerationRequest, signal: AbortSignal | undefined): Promise<GenerationOutput> {
-    if (request.constraint !== null) {
-      throw new InvalidInputError("constraint", "null: this client does not constrain output yet", request.constraint.kind);
-    }
+    const constrained = request.constraint === null ? undefined : await this.constraints.samplingFor(served.model, request.constraint);
     const promptTokens = served.format.tokenize(request.messages);
     const room = served.contextSize - promptTokens.length;
     if (room < 1) {
@@ -119,7 +121,7 @@ export class LlamaInferenceClient implements InferenceClient {
     const sequence = await served.pool.acquire();
     try {
       await sequence.clearHistory();
-      return await this.decode(served, sequence, promptTokens, request, Math.min(request.sampler.maxTokens, room), signal);
+      return await this.decode(served, sequence, promptTokens, request, Math.min(request.sampler.maxTokens, room), constrained, signal);
     } finally {
       served.pool.release(sequence);
     }
@@ -131,6 +133,7 @@ export class LlamaInferenceClient implements InferenceClient {
     promptTokens: Token[],
     request: GenerationRequest,
     tokenBudget: number,
+    constrained: ConstrainedSampling | undefined,
     signal: AbortSignal | undefined,
   ): Promise<GenerationOutput> {
     const { sampler } = request;
@@ -142,7 +145,17 @@ export class LlamaInferenceClient implements InferenceClient {
     const evaluation = sequence.evaluateWithMetadata(
       promptTokens,
       { confidence: true },
-      { temperature: sampler.temperature, topK: sampler.topK, topP: sampler.topP, minP: sampler.minP, seed: sampler.seed, yieldEogToken: true },
+      // With a grammar, node-llama-cpp masks before the sampler chain when confidence is asked for, so the
+      // recorded probability is the one under the masked (and biased) distribution the token was drawn from.
+      {
+        temperature: sampler.temperature,
+        topK: sampler.topK,
+        topP: sampler.topP,
+        minP: sampler.minP,
+        seed: sampler.seed,
+        yieldEogToken: true,
+        ...constrained,
+      },
     );
     for await (const { token, confidence } of evaluation) {
       if (signal?.aborted) {
@@ -173,7 +186,7 @@ export class LlamaInferenceClient implements InferenceClient {
       completionTokenIds: Int32Array.from(completionTokenIds),
       completionLogprobs: Float64Array.from(completionLogprobs),
       finishReason,
-      constrained: false,
+      constrained: constrained !== undefined,
       policyVersion: served.version,
     };
   }
