@@ -1,11 +1,22 @@
 import { Command, CommanderError } from "commander";
-import { InvalidInputError } from "../core/errors.js";
+import {
+  AdapterMismatchError,
+  GgufError,
+  InvalidAdapterFileError,
+  InvalidInputError,
+  InvalidModelFileError,
+  UnsupportedSchemaError,
+} from "../core/errors.js";
 import { EXIT, type CliIo } from "./cli-io.js";
 import type { CommandContext, RegisterCommand } from "./command-context.js";
+import { registerGenerateCommand } from "./commands/generate-command.js";
 import { registerRunCommand } from "./commands/run-command.js";
 
+/** Errors that mean the user's input (a flag, a file) was wrong: exit 2 with the message alone, no stack. */
+const BAD_INPUT_ERRORS = [InvalidInputError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError];
+
 /** Every command module, in the order `--help` lists them. */
-const COMMANDS: readonly RegisterCommand[] = [registerRunCommand];
+const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand];
 
 export interface MainOptions {
   io: CliIo;
@@ -35,7 +46,7 @@ export async function main(argv: readonly string[], options: MainOptions): Promi
       // Help and version exit through here with code 0; everything else is a usage error.
       return error.exitCode === 0 ? EXIT.ok : EXIT.badInput;
     }
-    if (error instanceof InvalidInputError) {
+    if (error instanceof Error && BAD_INPUT_ERRORS.some((kind) => error instanceof kind)) {
       io.stderr(`error: ${error.message}\n`);
       return EXIT.badInput;
     }

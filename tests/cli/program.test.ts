@@ -32,14 +32,14 @@ describe("selfplay run", () => {
 
   it("plays proposer-solver, including its solver sub-episodes", async () => {
     const out = await freshFolder();
-    const { code, stdout } = await runCli(["run", "proposer-solver", "--seed", "1", "--count", "5", "--out", out]);
+    const { code, stdout } = await runCli(["run", "proposer-solver", "--client", "scripted", "--seed", "1", "--count", "5", "--out", out]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^proposer-solver: 5 episodes, (\d+) rollouts/);
     expect(Number(/(\d+) rollouts/.exec(stdout)?.[1])).toBeGreaterThan(5);
   });
 
   it("draws a progress bar only on a terminal", async () => {
-    const { stderr } = await runCli(["run", "debate", "--count", "2", "--out", await freshFolder()], true);
+    const { stderr } = await runCli(["run", "debate", "--client", "scripted", "--count", "2", "--out", await freshFolder()], true);
     expect(stderr).toContain("episodes");
   });
 
@@ -52,7 +52,7 @@ describe("selfplay run", () => {
     [["--bogus", "1"], /unknown option '--bogus'/],
   ])("rejects %j with exit code 2, names the field and creates no run folder", async (flags, message) => {
     const out = await freshFolder();
-    const { code, stderr } = await runCli(["run", "debate", "--out", out, ...flags]);
+    const { code, stderr } = await runCli(["run", "debate", "--client", "scripted", "--out", out, ...flags]);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(existsSync(out)).toBe(false);
@@ -66,9 +66,9 @@ describe("selfplay run", () => {
 
   it("refuses to write into an existing run with exit code 2", async () => {
     const out = await freshFolder();
-    expect((await runCli(["run", "debate", "--count", "1", "--out", out])).code).toBe(0);
+    expect((await runCli(["run", "debate", "--client", "scripted", "--count", "1", "--out", out])).code).toBe(0);
     const before = await readFile(join(out, "rollouts.jsonl"));
-    const again = await runCli(["run", "debate", "--count", "1", "--out", out]);
+    const again = await runCli(["run", "debate", "--client", "scripted", "--count", "1", "--out", out]);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/choose another --out/);
     expect((await readFile(join(out, "rollouts.jsonl"))).equals(before)).toBe(true);

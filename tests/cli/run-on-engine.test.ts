@@ -67,6 +67,22 @@ describe("selfplay run --model (real engine)", () => {
     expect(metrics).toMatchObject({ failed: 2, failuresByStage: { score: 2 }, trainingRecords: 0 });
   });
 
+  it("plays on the default model, created on first use, when given no --model and no --client", async () => {
+    const previous = process.env.SELFPLAY_MODEL_DIR;
+    process.env.SELFPLAY_MODEL_DIR = join(folder, "models");
+    try {
+      const out = join(folder, "default-model");
+      const { code, stdout, stderr } = await runCli(["run", "proposer-solver", "--count", "2", "--out", out]);
+      expect(stderr).toBe("");
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^proposer-solver: 2 episodes/);
+      expect(JSON.parse(await readFile(join(out, "config.json"), "utf8"))).toMatchObject({ client: "llama", model: "selfplay-medium-llama-seed0.gguf" });
+    } finally {
+      if (previous === undefined) delete process.env.SELFPLAY_MODEL_DIR;
+      else process.env.SELFPLAY_MODEL_DIR = previous;
+    }
+  });
+
   it("rejects a file that is not a GGUF model with a clear error and exit code 2 or 1, never a crash", async () => {
     const bogus = join(folder, "bogus.gguf");
     await writeFile(bogus, "not a model");

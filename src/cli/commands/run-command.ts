@@ -8,19 +8,14 @@ import { InvalidInputError } from "../../core/errors.js";
 import { basename } from "node:path";
 import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
 import { ScriptedInferenceClient } from "../../inference/scripted-inference-client.js";
+import { ensureDefaultModel } from "../../inference/model-files/default-model.js";
 import { EXIT, type CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { EPISODE_CATALOG } from "../episode-catalog.js";
+import { integerFlag } from "../flag-schemas.js";
 import { parseOptions } from "../parse-options.js";
 import { createProgressBar } from "../progress-bar.js";
 import { formatRunSummary } from "../run-summary.js";
-
-const integerFlag = (minimum: number, maximum = Number.MAX_SAFE_INTEGER) =>
-  z.coerce
-    .number({ error: `an integer from ${minimum} to ${maximum}` })
-    .int(`an integer from ${minimum} to ${maximum}`)
-    .min(minimum, `an integer from ${minimum} to ${maximum}`)
-    .max(maximum, `an integer from ${minimum} to ${maximum}`);
 
 export const RunCommandOptionsSchema = z.object({
   client: z.enum(["scripted", "llama"], { error: "one of: scripted, llama" }).optional(),
@@ -41,25 +36,24 @@ export async function runCommand(episodeName: string, rawOptions: unknown, io: C
     throw new InvalidInputError("episode", `one of: ${Object.keys(EPISODE_CATALOG).join(", ")}`, episodeName);
   }
   const options = parseOptions(RunCommandOptionsSchema, rawOptions);
-  const clientKind = options.client ?? (options.model === undefined ? "scripted" : "llama");
+  // The real engine is the default; the scripted client is asked for by name (tests, dry runs).
+  const clientKind = options.client ?? "llama";
   if (clientKind === "scripted" && options.model !== undefined) {
     throw new InvalidInputError("--client", "llama (or no --client) when --model is given", "scripted");
   }
-  if (clientKind === "llama" && options.model === undefined) {
-    throw new InvalidInputError("--model", "a GGUF file path when --client is llama");
-  }
   const out = options.out ?? `runs/${episodeName}-${now().toISOString().replace(/[:.]/g, "-")}`;
+  const modelPath = clientKind === "llama" ? (options.model ?? (await ensureDefaultModel())) : undefined;
   const client =
-    options.model === undefined
+    modelPath === undefined
       ? new ScriptedInferenceClient({ rules: entry.scriptedRules })
-      : await LlamaInferenceClient.create({ modelPath: options.model, sequences: options.sequences });
+      : await LlamaInferenceClient.create({ modelPath, sequences: options.sequences });
   const arena = new Arena({ client, seed: options.seed, concurrency: options.concurrency });
   entry.register(arena);
   // config.json holds what determines the rollouts, and nothing about where or when they were written.
   const directory = await RunDirectory.create(out, {
     episode: episodeName,
     client: clientKind,
-    model: options.model === undefined ? null : basename(options.model),
+    model: modelPath === undefined ? null : basename(modelPath),
     sequences: options.sequences,
     seed: options.seed,
     count: options.count,
@@ -92,8 +86,8 @@ export function registerRunCommand(program: Command, { io, now, setExitCode }: C
     .command("run")
     .description("Play an example episode and record the run (rollouts, training batches, metrics).")
     .argument("<episode>", `one of: ${Object.entries(EPISODE_CATALOG).map(([name, entry]) => `${name} (${entry.description})`).join("; ")}`)
-    .addOption(new Option("--client <client>", "inference client: scripted (deterministic test double) or llama (node-llama-cpp; the default with --model)"))
-    .addOption(new Option("--model <file>", "GGUF model to play with on the real engine"))
+    .addOption(new Option("--client <client>", "inference client: llama (node-llama-cpp, the default) or scripted (a deterministic test double)"))
+    .addOption(new Option("--model <file>", "GGUF model to play with (default: the bundled default model, created in models/ on first use)"))
     .addOption(new Option("--sequences <n>", "sequences the engine decodes in parallel, an integer from 1 to 256").default("4"))
     .addOption(new Option("--seed <n>", "run seed, an integer from 0 to 4294967295").default("0"))
     .addOption(new Option("--count <n>", "episodes (prompts) to play, an integer ≥ 1").default("16"))

@@ -3,6 +3,8 @@ import { z } from "zod";
 export const LlamaInferenceClientOptionsSchema = z.object({
   /** GGUF file to serve: a project-made model or any llama.cpp-compatible one. */
   modelPath: z.string().min(1),
+  /** LoRA adapter GGUF applied over `modelPath` (checked against it first). */
+  loraPath: z.string().min(1).optional(),
   /**
    * "exact" (default, for training): f32 KV cache and no flash attention, so
    * recorded logprobs match an independent f32 forward pass to ~1e-6.

@@ -8,9 +8,12 @@ import type {
   InferenceClient,
   WeightUpdate,
 } from "../../core/inference-client.js";
+import { WeightUpdateSchema } from "../../core/inference-client.js";
+import { resolve } from "node:path";
 import type { FinishReason } from "../../core/schemas/step.js";
 import { LlamaInferenceClientOptionsSchema, type LlamaInferenceClientOptions } from "./llama-client-options.js";
 import { validateModelFile } from "../model-files/validate-model-file.js";
+import { validateLoraAdapter } from "../model-files/validate-lora-adapter.js";
 import { loadLlama } from "./load-llama.js";
 import { promptFormatFor, type PromptFormat } from "./prompt-format.js";
 import { SequencePool } from "./sequence-pool.js";
@@ -19,9 +22,27 @@ import { parseInput } from "../../core/parse-input.js";
 
 type ParsedOptions = ReturnType<typeof LlamaInferenceClientOptionsSchema.parse>;
 
-/** One served policy version: a model, its context, and the bookkeeping to retire it safely. */
+/**
+ * Adapters loaded onto one model before the next swap loads the base afresh:
+ * node-llama-cpp frees adapters only with their model, so memory would grow
+ * with every policy version otherwise.
+ */
+const ADAPTERS_PER_MODEL_LOAD = 16;
+
+/** A loaded base model, shared by the policies that put different adapters over it. */
+interface LoadedModel {
+  path: string;
+  model: LlamaModel;
+  /** Adapter paths loaded onto it: node-llama-cpp caches adapters by path until the model is disposed. */
+  adapterPaths: Set<string>;
+  /** Policies (served or still finishing calls) that use it. */
+  users: number;
+}
+
+/** One served policy version: a model, an optional adapter, a context, and the bookkeeping to retire it safely. */
 interface ServedPolicy {
   version: number;
+  loaded: LoadedModel;
   model: LlamaModel;
   context: LlamaContext;
   pool: SequencePool;
@@ -53,14 +74,15 @@ export class LlamaInferenceClient implements InferenceClient {
       exactLogprobs: options.mode === "exact",
       grammars: true,
       jsonSchema: true,
-      lora: false,
+      lora: true,
       parallelSequences: options.sequences,
     };
   }
 
   static async create(options: LlamaInferenceClientOptions): Promise<LlamaInferenceClient> {
     const parsed = parseInput(LlamaInferenceClientOptionsSchema, options);
-    return new LlamaInferenceClient(parsed, await servePolicy(parsed, parsed.modelPath, 0), await loadLlama(parsed.gpu));
+    const loaded = await loadModel(parsed, parsed.modelPath);
+    return new LlamaInferenceClient(parsed, await servePolicy(parsed, loaded, parsed.loraPath, 0), await loadLlama(parsed.gpu));
   }
 
   get policyVersion(): number {
@@ -70,6 +92,11 @@ export class LlamaInferenceClient implements InferenceClient {
   /** Name of the prompt format in use: `plain` for project-made models, else the chat wrapper's. */
   get promptFormat(): string {
     return this.served.format.name;
+  }
+
+  /** The text of each token on its own (a lone byte of a multi-byte character shows as U+FFFD). */
+  tokenTexts(tokenIds: ArrayLike<number>): string[] {
+    return Array.from(tokenIds, (id) => this.served.model.detokenize([id as Token], true));
   }
 
   async generate(requests: readonly GenerationRequest[], options: GenerateOptions = {}): Promise<GenerationOutput[]> {
@@ -84,19 +111,29 @@ export class LlamaInferenceClient implements InferenceClient {
     }
   }
 
-  /** Loads `modelPath` into a new context; calls already running finish on the old weights, then it is disposed. */
+  /**
+   * Serves new weights in a new context: a full model file (`modelPath`), a
+   * LoRA adapter over the current base (`loraPath`), or both. Calls already
+   * running finish on the old weights, then those are disposed. Every adapter
+   * version needs a new file path: node-llama-cpp caches adapters by path.
+   */
   async swapWeights(update: WeightUpdate): Promise<void> {
-    if (update.loraPath !== undefined) {
-      throw new InvalidInputError("loraPath", "a full model file in modelPath (LoRA adapters are not supported by this client yet)");
+    const parsed = parseInput(WeightUpdateSchema, update);
+    if (parsed.modelPath === undefined && parsed.loraPath === undefined) {
+      throw new InvalidInputError("modelPath", "the new policy's GGUF file, or a loraPath for an adapter over the current base");
     }
-    if (update.modelPath === undefined) throw new InvalidInputError("modelPath", "the path of the new policy's GGUF file");
-    const modelPath = update.modelPath;
     const swap = (async () => {
-      const next = await servePolicy(this.options, modelPath, update.policyVersion);
-      const previous = this.served;
+      const current = this.served;
+      const basePath = parsed.modelPath ?? current.loaded.path;
+      const reuse = basePath === current.loaded.path && current.loaded.adapterPaths.size < ADAPTERS_PER_MODEL_LOAD;
+      if (reuse && parsed.loraPath !== undefined && current.loaded.adapterPaths.has(resolve(parsed.loraPath))) {
+        throw new InvalidInputError("loraPath", "a file path not used before on this model (node-llama-cpp caches adapters by path; write each version to a new file)", parsed.loraPath);
+      }
+      const loaded = reuse ? current.loaded : await loadModel(this.options, basePath);
+      const next = await servePolicy(this.options, loaded, parsed.loraPath, parsed.policyVersion);
       this.served = next;
-      previous.retired = true;
-      if (previous.inFlight === 0) await disposePolicy(previous);
+      current.retired = true;
+      if (current.inFlight === 0) await disposePolicy(current);
     })();
     this.swap = swap.catch(() => undefined);
     await swap;
@@ -201,34 +238,52 @@ function firstStop(text: string, stops: readonly string[]): number | undefined {
   return first;
 }
 
-async function servePolicy(options: ParsedOptions, modelPath: string, version: number): Promise<ServedPolicy> {
+async function loadModel(options: ParsedOptions, modelPath: string): Promise<LoadedModel> {
   // llama.cpp aborts the whole process on some malformed files; our checks raise a named error instead.
   await validateModelFile(modelPath);
   const llama = await loadLlama(options.gpu);
-  const model = await llama.loadModel({ modelPath });
-  const context = await model.createContext({
-    sequences: options.sequences,
-    contextSize: options.contextSize ?? Math.min(model.trainContextSize, 2048),
-    threads: options.threads,
-    ...(options.mode === "exact"
-      ? { flashAttention: false, experimentalKvCacheKeyType: "F32", experimentalKvCacheValueType: "F32" }
-      : {}),
-  });
-  const sequences = Array.from({ length: options.sequences }, () => context.getSequence());
-  return {
-    version,
-    model,
-    context,
-    pool: new SequencePool(sequences),
-    format: promptFormatFor(model),
-    // llama.cpp may round the requested size up; prompts are checked against what it made.
-    contextSize: context.contextSize,
-    inFlight: 0,
-    retired: false,
-  };
+  return { path: modelPath, model: await llama.loadModel({ modelPath }), adapterPaths: new Set(), users: 0 };
+}
+
+async function servePolicy(options: ParsedOptions, loaded: LoadedModel, loraPath: string | undefined, version: number): Promise<ServedPolicy> {
+  if (loraPath !== undefined) {
+    await validateLoraAdapter(loraPath, loaded.path);
+    loaded.adapterPaths.add(resolve(loraPath));
+  }
+  const { model } = loaded;
+  loaded.users++;
+  try {
+    const context = await model.createContext({
+      sequences: options.sequences,
+      contextSize: options.contextSize ?? Math.min(model.trainContextSize, 2048),
+      threads: options.threads,
+      ...(loraPath !== undefined && { lora: { adapters: [{ filePath: loraPath, scale: 1 }] } }),
+      ...(options.mode === "exact"
+        ? { flashAttention: false, experimentalKvCacheKeyType: "F32", experimentalKvCacheValueType: "F32" }
+        : {}),
+    });
+    const sequences = Array.from({ length: options.sequences }, () => context.getSequence());
+    return {
+      version,
+      loaded,
+      model,
+      context,
+      pool: new SequencePool(sequences),
+      format: promptFormatFor(model),
+      // llama.cpp may round the requested size up; prompts are checked against what it made.
+      contextSize: context.contextSize,
+      inFlight: 0,
+      retired: false,
+    };
+  } catch (error) {
+    loaded.users--;
+    if (loaded.users === 0) await model.dispose();
+    throw error;
+  }
 }
 
 async function disposePolicy(served: ServedPolicy): Promise<void> {
   await served.context.dispose();
-  await served.model.dispose();
+  served.loaded.users--;
+  if (served.loaded.users === 0) await served.model.dispose();
 }

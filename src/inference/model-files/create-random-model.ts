@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { deriveStream, type RandomStream } from "../../core/random/random-stream.js";
+import { deriveStream } from "../../core/random/random-stream.js";
 import { SeedSchema } from "../../core/schemas/sampler-settings.js";
 import { GGUF_WRITABLE_TYPES, type GgufWritableType } from "../../gguf/encode-tensor-data.js";
 import type { GgufValue } from "../../gguf/gguf-value.js";
@@ -8,6 +8,7 @@ import { BEGINNING_OF_SEQUENCE_TOKEN_ID, BYTE_VOCABULARY_SIZE, END_OF_SEQUENCE_T
 import { expectedModelTensors, type ModelHyperparameters } from "./expected-model-tensors.js";
 import { ModelArchitectureSchema, type ModelArchitecture } from "./model-architecture.js";
 import { MODEL_PRESETS, ModelPresetNameSchema } from "./model-presets.js";
+import { normalValues } from "./normal-values.js";
 import { parseInput } from "../../core/parse-input.js";
 
 export const CreateRandomModelOptionsSchema = z.object({
@@ -119,17 +120,4 @@ function modelMetadata(
   ]);
   if (weightType === "q8_0") metadata.set("general.quantization_version", uint32(2));
   return metadata;
-}
-
-/** `count` draws from N(0, scale²) by the Box–Muller transform. */
-function normalValues(stream: RandomStream, count: number, scale: number): Float32Array {
-  const values = new Float32Array(count);
-  for (let index = 0; index < count; index += 2) {
-    // 1 − u lies in (0, 1], so the logarithm is finite.
-    const radius = Math.sqrt(-2 * Math.log(1 - stream.next())) * scale;
-    const angle = 2 * Math.PI * stream.next();
-    values[index] = radius * Math.cos(angle);
-    if (index + 1 < count) values[index + 1] = radius * Math.sin(angle);
-  }
-  return values;
 }
