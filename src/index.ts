@@ -62,6 +62,20 @@ export { createRandomModel, CreateRandomModelOptionsSchema, type CreateRandomMod
 export { validateModelFile, type ValidatedModelFile } from "./inference/model-files/validate-model-file.js";
 export { MODEL_PRESETS, ModelPresetNameSchema, type ModelPresetName } from "./inference/model-files/model-presets.js";
 
+// LoRA adapters
+export { writeLoraAdapter, WriteLoraAdapterOptionsSchema, type WriteLoraAdapterOptions, type LoraMatrixPair, type WrittenLoraAdapter } from "./inference/model-files/write-lora-adapter.js";
+export {
+  createRandomLoraAdapter,
+  CreateRandomLoraAdapterOptionsSchema,
+  DEFAULT_LORA_TARGETS,
+  type CreateRandomLoraAdapterOptions,
+} from "./inference/model-files/create-random-lora-adapter.js";
+export { readLoraAdapter, type LoraAdapterHeader, type LoraAdapterTensor } from "./inference/model-files/read-lora-adapter.js";
+export { validateLoraAdapter, type ValidatedLoraAdapter } from "./inference/model-files/validate-lora-adapter.js";
+export { mergeLoraAdapter, MergeLoraAdapterOptionsSchema, type MergeLoraAdapterOptions, type MergedModel } from "./inference/model-files/merge-lora-adapter.js";
+export { addLoraUpdate, loraFactor, type LoraUpdateShape } from "./inference/model-files/add-lora-update.js";
+export { InvalidAdapterFileError, AdapterMismatchError } from "./core/errors.js";
+
 // Episodes
 export { Episode } from "./core/episodes/episode.js";
 export type {
@@ -145,6 +159,76 @@ export {
   type ProposeArtifact,
 } from "./examples/proposer-solver/proposer-episode.js";
 export { SolverEpisode, SOLVER_ROLE, type SolveArtifact } from "./examples/proposer-solver/solver-episode.js";
+
+// Dialectic: proposer/critic self-play with convergence and oscillation handling
+export {
+  DialecticEpisode,
+  DialecticArtifactSchema,
+  type DialecticEpisodeOptions,
+  type DialecticArtifact,
+  type TrainableCriticOptions,
+  type CheckResult,
+} from "./dialectic/dialectic-episode.js";
+export { DialecticSettingsSchema, type DialecticSettings, type DialecticSettingsInput } from "./dialectic/dialectic-settings.js";
+export {
+  DialecticOutcomeSchema,
+  DialecticStateSchema,
+  type DialecticOutcome,
+  type DialecticState,
+} from "./dialectic/dialectic-outcome.js";
+export { DialecticRoundSchema, type DialecticRound } from "./dialectic/dialectic-round.js";
+export { runDialecticLoop, type DialecticPorts, type DialecticTask } from "./dialectic/run-dialectic-loop.js";
+export { DialecticVerifier, type DialecticVerifierOptions } from "./dialectic/dialectic-verifier.js";
+export { proposerReward, criticAgreementReward } from "./dialectic/dialectic-rewards.js";
+export { CritiqueSchema, CRITIQUE_LIMITS, type Critique } from "./dialectic/critique.js";
+export { parseCritique } from "./dialectic/parse-critique.js";
+export {
+  WeightedCritiqueSchema,
+  AspectWeightsSchema,
+  DEFAULT_ASPECT_WEIGHTS,
+  weightedScore,
+  critiqueFromWeighted,
+  type WeightedCritique,
+  type AspectScores,
+  type AspectWeights,
+} from "./dialectic/weighted-critique.js";
+export { DEFAULT_CRITIC_SAMPLER, type Critic, type CriticOptions, type StructuredAsk } from "./dialectic/critic.js";
+export { StandardCritic } from "./dialectic/standard-critic.js";
+export { WeightedCritic, type WeightedCriticOptions } from "./dialectic/weighted-critic.js";
+export { criticPanel, CRITIC_FOCUSES } from "./dialectic/critic-panel.js";
+export {
+  CriticEnsemble,
+  aggregateCritiques,
+  AggregateCritiqueSchema,
+  MemberCritiqueSchema,
+  ApprovalRuleSchema,
+  type AggregateCritique,
+  type MemberCritique,
+  type ApprovalRule,
+  type EnsembleVerdict,
+  type AggregateOptions,
+} from "./dialectic/critic-ensemble.js";
+export {
+  detectOscillation,
+  OscillationPatternSchema,
+  type OscillationPattern,
+  type OscillationRound,
+  type OscillationSettings,
+} from "./dialectic/detect-oscillation.js";
+export { isStalled } from "./dialectic/is-stalled.js";
+export { EscapeStrategySchema, escapeStrategyFor, recurringIssues, constraintInjection, type EscapeStrategy } from "./dialectic/escape-strategy.js";
+export { textSimilarity, normalizeText } from "./dialectic/text-similarity.js";
+export { proposalHash } from "./dialectic/proposal-hash.js";
+export {
+  ConvergencePredictor,
+  PredictorWeightsSchema,
+  DEFAULT_PREDICTOR_WEIGHTS,
+  type PredictorWeights,
+  type PredictorRound,
+  type ConvergencePredictorOptions,
+  type ConvergenceExample,
+  type ConvergenceFitOptions,
+} from "./dialectic/convergence-predictor.js";
 
 // Errors
 export {

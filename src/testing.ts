@@ -8,3 +8,4 @@ export {
 export { conversationKey } from "./inference/conversation-key.js";
 export { scriptedDebateRules } from "./examples/debate/scripted-debate.js";
 export { scriptedProposerSolverRules } from "./examples/proposer-solver/scripted-proposer-solver.js";
+export { scriptedDialecticRules } from "./dialectic/scripted-dialectic.js";

@@ -9,14 +9,16 @@ import {
 } from "../core/errors.js";
 import { EXIT, type CliIo } from "./cli-io.js";
 import type { CommandContext, RegisterCommand } from "./command-context.js";
+import { registerDialecticCommand } from "./commands/dialectic-command.js";
 import { registerGenerateCommand } from "./commands/generate-command.js";
+import { registerModelCommands } from "./commands/model-command.js";
 import { registerRunCommand } from "./commands/run-command.js";
 
 /** Errors that mean the user's input (a flag, a file) was wrong: exit 2 with the message alone, no stack. */
 const BAD_INPUT_ERRORS = [InvalidInputError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError];
 
 /** Every command module, in the order `--help` lists them. */
-const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand];
+const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands];
 
 export interface MainOptions {
   io: CliIo;
