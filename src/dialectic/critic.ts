@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { LogitBias } from "../core/schemas/constraint.js";
 import type { Messages } from "../core/schemas/message.js";
 import type { SamplerOverrides } from "../core/schemas/sampler-settings.js";
 import type { StructuredJudgeOptions } from "../core/verifiers/verifier.js";
@@ -37,6 +38,8 @@ export interface CriticOptions {
   sampler?: SamplerOverrides;
   /** Attempts per critique, the first included. Default 4. */
   maxAttempts?: number;
+  /** Steers a constrained critic (e.g. toward closing strings early); used only when its client constrains to the schema. */
+  logitBias?: LogitBias;
   /** Turns the critic's text into the value to validate. Default `parseCritique` (tolerant); `extractJson` accepts JSON only. */
   parse?: (text: string) => unknown;
 }
@@ -49,5 +52,6 @@ export function criticCallOptions(options: CriticOptions): StructuredJudgeOption
     sampler: { ...DEFAULT_CRITIC_SAMPLER, ...options.sampler },
     maxAttempts: options.maxAttempts ?? 4,
     parse: options.parse ?? parseCritique,
+    ...(options.logitBias && { logitBias: options.logitBias }),
   };
 }

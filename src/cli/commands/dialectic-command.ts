@@ -33,6 +33,9 @@ export interface DialecticJsonReport {
   finalScore: number;
 }
 
+/** Tokens of context the engine gets for a dialectic: a critic's prompt plus its longest critique. */
+const DIALECTIC_CONTEXT_SIZE = 4096;
+
 /** `selfplay dialectic`: runs one proposer/critic loop and prints its round history and final state. */
 export async function dialecticCommand(rawOptions: unknown, io: CliIo): Promise<number> {
   const options = parseOptions(DialecticCommandOptionsSchema, rawOptions);
@@ -40,7 +43,8 @@ export async function dialecticCommand(rawOptions: unknown, io: CliIo): Promise<
   const client =
     options.model === undefined
       ? new ScriptedInferenceClient({ rules: scriptedDialecticRules })
-      : await LlamaInferenceClient.create({ modelPath: options.model });
+      : // Critic prompts carry the task, the proposal and the answer format, and a critique may take ~900 tokens.
+        await LlamaInferenceClient.create({ modelPath: options.model, contextSize: DIALECTIC_CONTEXT_SIZE });
   try {
     const arena = new Arena({ client, seed: options.seed }).register(new DialecticEpisode({ maxRounds: options.maxRounds, critics }));
     const [result] = await arena.generateRollouts([{ episodeType: "dialectic", artifact: { task: options.task } }]);

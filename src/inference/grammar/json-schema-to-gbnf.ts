@@ -7,6 +7,13 @@ import { integerRangeExpression, numberExpression } from "./gbnf-numbers.js";
 const BASE_RULES: Record<string, { body: string; uses: readonly string[] }> = {
   ws: { body: '" "?', uses: [] },
   char: { body: String.raw`[^"\\\x00-\x1F\x7F] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})`, uses: [] },
+  // A bounded string counts characters as JavaScript (and zod's maxLength) does: one per UTF-16 unit. llama.cpp's
+  // grammar decodes bytes leniently, so invalid or overlong UTF-8 from a byte-level model, astral characters and
+  // C1 controls would count once there and several times here; this class admits only characters both count once.
+  "bmp-char": {
+    body: String.raw`[\x20\x21\x23-\x5B\x5D-\x7E\u00A0-\uD7FF\uE000-\uFFFD] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})`,
+    uses: [],
+  },
   string: { body: String.raw`"\"" char* "\""`, uses: ["char"] },
   boolean: { body: '"true" | "false"', uses: [] },
   null: { body: '"null"', uses: [] },
@@ -125,8 +132,8 @@ class GrammarCompiler {
     const minimum = numeric(schema.minLength) ?? 0;
     const maximum = numeric(schema.maxLength);
     if (minimum === 0 && maximum === undefined) return this.base("string");
-    this.base("char");
-    return this.rule(`${name}-string`, `"\\"" char${repetition(minimum, maximum)} "\\""`);
+    this.base("bmp-char");
+    return this.rule(`${name}-string`, `"\\"" bmp-char${repetition(minimum, maximum)} "\\""`);
   }
 
   private reference(reference: string, path: string): string {

@@ -22,7 +22,7 @@ describe("jsonSchemaToGbnf", () => {
     expect(ruleOf(grammar, "value-root")).toBe(
       '"{" ws "\\"approved\\"" ws ":" ws boolean "," ws "\\"feedback\\"" ws ":" ws value-root-feedback-string "," ws "\\"issues\\"" ws ":" ws value-root-issues ws "}"',
     );
-    expect(ruleOf(grammar, "value-root-feedback-string")).toBe('"\\"" char{0,20} "\\""');
+    expect(ruleOf(grammar, "value-root-feedback-string")).toBe('"\\"" bmp-char{0,20} "\\""');
     expect(ruleOf(grammar, "value-root-issues")).toBe('"[" ws (value-root-issues-item-string ("," ws value-root-issues-item-string){0,2})? ws "]"');
   });
 
