@@ -68,6 +68,18 @@ export class UnsupportedSchemaError extends SelfplayError {
   }
 }
 
+/**
+ * A proposer wrote a problem of a held-out split. The environment drops it:
+ * the rollout fails at scoring with this error, so neither the problem nor
+ * its solutions are trained on, and evaluation stays honest.
+ */
+export class HeldOutProblemError extends SelfplayError {
+  override readonly name = "HeldOutProblemError";
+  constructor(readonly problem: string) {
+    super(`"${problem}" is a held-out problem; it is dropped from training`);
+  }
+}
+
 /** A verifier returned rewards that cannot be trained on (missing role, NaN, infinity). */
 export class InvalidRewardError extends SelfplayError {
   override readonly name = "InvalidRewardError";
@@ -258,4 +270,29 @@ export class WasmOutOfMemoryError extends SelfplayError {
       options,
     );
   }
+}
+
+/**
+ * The native decoder (selfplay's C++ generation loop, native/) cannot be used:
+ * the addon was not built, failed to load, or was built against another
+ * llama.cpp release than the one node-llama-cpp loaded. `reason` says which.
+ */
+export class NativeAddonUnavailableError extends SelfplayError {
+  override readonly name = "NativeAddonUnavailableError";
+  constructor(readonly reason: string) {
+    super(
+      `the native decoder is unavailable: ${reason}. Build it with \`node scripts/build-native.mjs\` (needs a C++ compiler and git), ` +
+        'or choose decoder: "node-llama-cpp"',
+    );
+  }
+}
+
+/** The native decoder failed: llama.cpp refused a model, adapter or context, or a decode step failed. */
+export class NativeEngineError extends SelfplayError {
+  override readonly name: string = "NativeEngineError";
+}
+
+/** A native model or engine was used after dispose(), or was disposed while a call was running. */
+export class NativeEngineDisposedError extends NativeEngineError {
+  override readonly name = "NativeEngineDisposedError";
 }
