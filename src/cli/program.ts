@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import {
   AdapterMismatchError,
+  CorruptJsonlError,
   GgufError,
   InvalidAdapterFileError,
   InvalidInputError,
@@ -9,16 +10,19 @@ import {
 } from "../core/errors.js";
 import { EXIT, type CliIo } from "./cli-io.js";
 import type { CommandContext, RegisterCommand } from "./command-context.js";
+import { registerCheckLogprobsCommand } from "./commands/check-logprobs-command.js";
 import { registerDialecticCommand } from "./commands/dialectic-command.js";
+import { registerEvalCommand } from "./commands/eval-command.js";
 import { registerGenerateCommand } from "./commands/generate-command.js";
 import { registerModelCommands } from "./commands/model-command.js";
+import { registerPretrainCommand } from "./commands/pretrain-command.js";
 import { registerRunCommand } from "./commands/run-command.js";
 
 /** Errors that mean the user's input (a flag, a file) was wrong: exit 2 with the message alone, no stack. */
-const BAD_INPUT_ERRORS = [InvalidInputError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError];
+const BAD_INPUT_ERRORS = [InvalidInputError, CorruptJsonlError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError];
 
 /** Every command module, in the order `--help` lists them. */
-const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands];
+const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand];
 
 export interface MainOptions {
   io: CliIo;

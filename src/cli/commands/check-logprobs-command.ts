@@ -1,0 +1,66 @@
+import { Option, type Command } from "commander";
+import { z } from "zod";
+import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
+import { checkLogprobs, type CheckLogprobsResult } from "../../../trainers/check-logprobs.js";
+import { EXIT, type CliIo } from "../cli-io.js";
+import type { CommandContext } from "../command-context.js";
+import { parseOptions } from "../parse-options.js";
+
+const integerFlag = (minimum: number, maximum = Number.MAX_SAFE_INTEGER) =>
+  z.coerce
+    .number({ error: `an integer from ${minimum} to ${maximum}` })
+    .int(`an integer from ${minimum} to ${maximum}`)
+    .min(minimum, `an integer from ${minimum} to ${maximum}`)
+    .max(maximum, `an integer from ${minimum} to ${maximum}`);
+
+export const CheckLogprobsCommandOptionsSchema = z.object({
+  model: z.string({ error: "a GGUF file path" }).min(1, "a GGUF file path"),
+  lora: z.string().min(1, "a LoRA adapter GGUF file path").optional(),
+  tokens: integerFlag(1),
+  sequences: integerFlag(1, 256),
+  seed: integerFlag(0, MAX_SEED),
+  contextSize: integerFlag(16).optional(),
+  json: z.boolean().default(false),
+});
+export type CheckLogprobsCommandOptions = z.infer<typeof CheckLogprobsCommandOptionsSchema>;
+
+/** `selfplay check-logprobs`: samples on the engine, recomputes in tfjs, prints how far apart the logprobs are. */
+export async function checkLogprobsCommand(rawOptions: unknown, io: CliIo): Promise<number> {
+  const options = parseOptions(CheckLogprobsCommandOptionsSchema, rawOptions);
+  const result = await checkLogprobs({
+    modelPath: options.model,
+    loraPath: options.lora,
+    tokens: options.tokens,
+    sequences: options.sequences,
+    seed: options.seed,
+    contextSize: options.contextSize,
+  });
+  io.stdout(options.json ? `${JSON.stringify(result)}\n` : formatAgreement(result));
+  return EXIT.ok;
+}
+
+function formatAgreement(result: CheckLogprobsResult): string {
+  const exponent = (value: number) => value.toExponential(2);
+  return (
+    `check-logprobs: ${result.tokens} tokens in ${result.sequences} sequences (positions up to ${result.maxPosition}), ` +
+    `max |Δ| ${exponent(result.maxAbsDiff)}, mean |Δ| ${exponent(result.meanAbsDiff)}, mismatch KL (k3) ${exponent(result.mismatchKl)}` +
+    (result.constrained.tokens > 0 ? `; ${result.constrained.tokens} constrained tokens apart: max |Δ| ${exponent(result.constrained.maxAbsDiff)}` : "") +
+    `; tfjs backend ${result.backend}\n`
+  );
+}
+
+export function registerCheckLogprobsCommand(program: Command, { io, setExitCode }: CommandContext): void {
+  program
+    .command("check-logprobs")
+    .description("Sample on the engine in exact mode, recompute every token's logprob with the tfjs policy, and report the differences.")
+    .addOption(new Option("--model <file>", "GGUF model (llama or qwen2) to check").makeOptionMandatory())
+    .addOption(new Option("--lora <file>", "LoRA adapter GGUF applied on both sides"))
+    .addOption(new Option("--tokens <n>", "completion tokens to sample and compare, at least; an integer ≥ 1").default("2000"))
+    .addOption(new Option("--sequences <n>", "sequences the engine decodes in parallel, an integer from 1 to 256").default("4"))
+    .addOption(new Option("--seed <n>", "seed of prompts and samplers, an integer from 0 to 4294967295").default("0"))
+    .addOption(new Option("--context-size <n>", "context per sequence in tokens (default: the model's, at most 2048)"))
+    .addOption(new Option("--json", "print the result as one JSON object"))
+    .action(async (flags: Record<string, unknown>) => {
+      setExitCode(await checkLogprobsCommand(flags, io));
+    });
+}

@@ -1,0 +1,116 @@
+import { z } from "zod";
+import { parseInput } from "../src/core/parse-input.js";
+import { SeedSchema } from "../src/core/schemas/sampler-settings.js";
+import { LlamaInferenceClient } from "../src/inference/llama/llama-inference-client.js";
+import { TfjsBackendNameSchema, describeBackendSelection } from "./backend/select-backend.js";
+import { logprobAgreement, type LogprobAgreement } from "./logprobs/logprob-agreement.js";
+import { sampleCompletions } from "./logprobs/sample-completions.js";
+import { Policy } from "./policy/policy.js";
+
+/** The client's default context: the model's training context, at most this. */
+const ENGINE_DEFAULT_CONTEXT = 2048;
+
+export const CheckLogprobsOptionsSchema = z.object({
+  /** GGUF model (llama or qwen2) to sample from and recompute. */
+  modelPath: z.string().min(1),
+  /** LoRA adapter over the model, applied on both sides. */
+  loraPath: z.string().min(1).optional(),
+  /** Completion tokens to sample and compare, at least. Default 2000. */
+  tokens: z.number().int().min(1).default(2000),
+  /** Sequences the engine decodes in parallel (each one a request of a round). Default 4. */
+  sequences: z.number().int().min(1).max(256).default(4),
+  /** Sampling temperatures, assigned to requests in turn. Default [0.7, 1]. */
+  temperatures: z.array(z.number().positive().finite()).min(1).default([0.7, 1]),
+  /** Seed of the prompts and of every request's sampler. Default 0. */
+  seed: SeedSchema.default(0),
+  /** Context per sequence in tokens. Default: the model's training context, at most 2048. */
+  contextSize: z.number().int().min(16).optional(),
+  /** CPU threads of the engine. Default 1. */
+  threads: z.number().int().min(1).default(1),
+  /** tfjs backends to try, best first. Default: tensorflow, wasm, cpu. */
+  backends: z.array(TfjsBackendNameSchema).min(1).optional(),
+});
+export type CheckLogprobsOptions = z.input<typeof CheckLogprobsOptionsSchema>;
+
+export interface CheckLogprobsResult extends LogprobAgreement {
+  modelPath: string;
+  loraPath: string | null;
+  /** The tfjs backend, and why better ones were passed over. */
+  backend: string;
+  /** Which estimator `mismatchKl` is: k3 = e^δ − 1 − δ, δ = trainer − engine logprob. */
+  klEstimator: "k3";
+  /** Completions sampled. */
+  sequences: number;
+  contextSize: number;
+  /** Largest position (0-based) of a compared token; contextSize − 1 when a completion reached the end of the context. */
+  maxPosition: number;
+  byTemperature: Array<LogprobAgreement & { temperature: number }>;
+  /** Tokens sampled under a grammar: the engine's logprob is of the masked distribution, so they are compared apart. */
+  constrained: LogprobAgreement;
+}
+
+/**
+ * Samples at least `tokens` completion tokens on the engine in exact mode
+ * (f32 KV cache, untruncated sampler), recomputes every token's logprob with
+ * the tfjs policy, and reports how far they are apart. Completions run to an
+ * end-of-sequence token or the end of the context, and some prompts nearly
+ * fill it (`sampleCompletions`), so late positions are exercised too.
+ */
+export async function checkLogprobs(options: CheckLogprobsOptions): Promise<CheckLogprobsResult> {
+  const parsed = parseInput(CheckLogprobsOptionsSchema, options);
+  const { modelPath, loraPath, tokens, sequences, temperatures, seed, threads } = parsed;
+  // The policy first: a model it cannot compute fails before any sampling.
+  const policy = await Policy.load({ modelPath, loraPath, backends: parsed.backends });
+  try {
+    const contextSize = parsed.contextSize ?? Math.min(policy.configuration.contextLength, ENGINE_DEFAULT_CONTEXT);
+    const client = await LlamaInferenceClient.create({ modelPath, loraPath, mode: "exact", sequences, threads, contextSize });
+    let samples: Awaited<ReturnType<typeof sampleCompletions>>;
+    try {
+      samples = await sampleCompletions(client, { tokens, sequences, temperatures, seed, contextSize });
+    } finally {
+      await client.dispose();
+    }
+
+    const trainerLogprobs = await policy.logprobsBatch(
+      samples.map(({ request, output }) => ({
+        promptTokenIds: output.promptTokenIds,
+        completionTokenIds: output.completionTokenIds,
+        temperature: request.sampler.temperature,
+      })),
+    );
+    const agreementOf = (keep: (sample: (typeof samples)[number]) => boolean): LogprobAgreement => {
+      const chosen = samples.map((sample, index) => ({ sample, index })).filter(({ sample }) => keep(sample));
+      return logprobAgreement(
+        concatenate(chosen.map(({ sample }) => sample.output.completionLogprobs)),
+        concatenate(chosen.map(({ index }) => trainerLogprobs[index] as Float64Array)),
+      );
+    };
+    return {
+      modelPath,
+      loraPath: loraPath ?? null,
+      backend: describeBackendSelection(policy.backend),
+      klEstimator: "k3",
+      ...agreementOf(({ output }) => !output.constrained),
+      sequences: samples.length,
+      contextSize,
+      maxPosition: Math.max(...samples.map(({ output }) => output.promptTokenIds.length + output.completionTokenIds.length - 1)),
+      byTemperature: [...new Set(temperatures)].map((temperature) => ({
+        temperature,
+        ...agreementOf(({ request, output }) => request.sampler.temperature === temperature && !output.constrained),
+      })),
+      constrained: agreementOf(({ output }) => output.constrained),
+    };
+  } finally {
+    policy.dispose();
+  }
+}
+
+function concatenate(arrays: readonly Float64Array[]): Float64Array {
+  const joined = new Float64Array(arrays.reduce((sum, array) => sum + array.length, 0));
+  let offset = 0;
+  for (const array of arrays) {
+    joined.set(array, offset);
+    offset += array.length;
+  }
+  return joined;
+}

@@ -1,0 +1,23 @@
+import { mismatchKl } from "./mismatch-kl.js";
+
+/** How closely two sets of logprobs of the same tokens agree. */
+export interface LogprobAgreement {
+  tokens: number;
+  /** Largest |engine − trainer| over the tokens; 0 when there are none. */
+  maxAbsDiff: number;
+  meanAbsDiff: number;
+  /** Mean k3 estimate of KL(engine ‖ trainer); see `mismatchKl`. */
+  mismatchKl: number;
+}
+
+export function logprobAgreement(engineLogprobs: ArrayLike<number>, trainerLogprobs: ArrayLike<number>): LogprobAgreement {
+  let maxAbsDiff = 0;
+  let sum = 0;
+  for (let index = 0; index < engineLogprobs.length; index++) {
+    const difference = Math.abs((engineLogprobs[index] as number) - (trainerLogprobs[index] as number));
+    maxAbsDiff = Math.max(maxAbsDiff, difference);
+    sum += difference;
+  }
+  const tokens = engineLogprobs.length;
+  return { tokens, maxAbsDiff, meanAbsDiff: tokens === 0 ? 0 : sum / tokens, mismatchKl: mismatchKl(engineLogprobs, trainerLogprobs) };
+}

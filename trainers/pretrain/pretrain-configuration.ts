@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { SeedSchema } from "../../src/core/schemas/sampler-settings.js";
+
+/** Supervised pretraining of a project-made model on the arithmetic corpus. */
+export const PretrainConfigurationSchema = z.object({
+  /** Optimizer steps. */
+  steps: z.number().int().min(1).default(3000),
+  /** Examples per step. */
+  batchSize: z.number().int().min(1).default(32),
+  /** Peak learning rate, reached after `warmupSteps` and decayed to a tenth by a cosine. */
+  learningRate: z.number().positive().default(3e-3),
+  warmupSteps: z.number().int().min(0).default(100),
+  weightDecay: z.number().min(0).default(0.01),
+  maxGradientNorm: z.number().positive().default(1),
+  seed: SeedSchema.default(0),
+});
+export type PretrainConfiguration = z.infer<typeof PretrainConfigurationSchema>;
+
+/** Learning rate at `step` (from 0): linear warm-up, then cosine decay to a tenth of the peak. */
+export function learningRateAt(step: number, configuration: PretrainConfiguration): number {
+  const { learningRate, warmupSteps, steps } = configuration;
+  if (step < warmupSteps) return (learningRate * (step + 1)) / warmupSteps;
+  const progress = Math.min(1, (step - warmupSteps) / Math.max(1, steps - warmupSteps));
+  return learningRate * (0.1 + 0.9 * 0.5 * (1 + Math.cos(Math.PI * progress)));
+}

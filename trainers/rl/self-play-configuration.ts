@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { SeedSchema } from "../../src/core/schemas/sampler-settings.js";
+import { TrainerConfigurationSchema } from "./trainer-configuration.js";
+
+/** Everything `selfplay train` runs with; a config file overrides any part of it. */
+export const SelfPlayConfigurationSchema = z.object({
+  /** Policy updates. */
+  steps: z.number().int().min(1).default(30),
+  /** Proposals per step; each valid one gets `solvers` attempts. */
+  proposals: z.number().int().min(1).default(32),
+  solvers: z.number().int().min(1).default(4),
+  /** The solvers' pass rate the proposer is paid for approaching (Gaussian reward). */
+  targetPassRate: z.number().min(0).max(1).default(0.5),
+  targetSigma: z.number().positive().default(0.2),
+  /** Sampling temperature of both roles. */
+  temperature: z.number().positive().default(1),
+  /** Sequences the engine decodes in parallel. */
+  sequences: z.number().int().min(1).max(256).default(16),
+  /** Steps between held-out evaluations (greedy, on the engine); 0 evaluates only at the start and the end. */
+  evaluateEvery: z.number().int().min(0).default(10),
+  /** Held-out problems per evaluation. */
+  evaluateProblems: z.number().int().min(1).default(500),
+  seed: SeedSchema.default(0),
+  trainer: TrainerConfigurationSchema.default(
+    TrainerConfigurationSchema.parse({ algorithm: "grpo", epochs: 1, minibatchSize: 64, optimizer: { learningRate: 2e-4, weightDecay: 0 } }),
+  ),
+});
+export type SelfPlayConfiguration = z.infer<typeof SelfPlayConfigurationSchema>;
+export type SelfPlayConfigurationInput = z.input<typeof SelfPlayConfigurationSchema>;

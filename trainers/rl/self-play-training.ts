@@ -1,0 +1,145 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { Arena } from "../../src/arena/arena.js";
+import { ArtifactStore } from "../../src/arena/artifact-store.js";
+import { JsonlAppender } from "../../src/core/jsonl/jsonl-appender.js";
+import { deriveStream } from "../../src/core/random/random-stream.js";
+import type { GenerateResult } from "../../src/core/schemas/generate-result.js";
+import { ArithmeticProposerEpisode } from "../../src/examples/arithmetic/arithmetic-proposer-episode.js";
+import { ArithmeticSolverEpisode } from "../../src/examples/arithmetic/arithmetic-solver-episode.js";
+import { clusterNames, problemsOfSplit } from "../../src/examples/arithmetic/arithmetic-task.js";
+import { evaluateArithmetic } from "../../src/examples/arithmetic/evaluate-arithmetic.js";
+import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
+import { AdamW } from "../optimizer/adamw.js";
+import { Policy } from "../policy/policy.js";
+import { exportPolicyModel } from "../sync/export-policy-model.js";
+import { syncPolicy } from "../sync/sync-policy.js";
+import type { SelfPlayConfiguration } from "./self-play-configuration.js";
+import { trainOnBatch } from "./train-on-batch.js";
+import type { UpdateMetrics } from "./update-metrics.js";
+
+export interface SelfPlayTrainingOptions {
+  /** The base model both roles start from. */
+  modelPath: string;
+  /** Run folder: metrics.jsonl, policy versions, final.gguf. */
+  directory: string;
+  configuration: SelfPlayConfiguration;
+  /** Told of every step's metrics (progress display). */
+  onStep?: (metrics: SelfPlayStepMetrics) => void;
+  onEvaluation?: (evaluation: { step: number; heldOutAccuracy: number; n: number }) => void;
+}
+
+/** One line of metrics.jsonl per step. */
+export interface SelfPlayStepMetrics extends UpdateMetrics {
+  step: number;
+  proposerReward: number;
+  solverReward: number;
+  /** Share of solver attempts that were right. */
+  solveRate: number;
+  /** |mean pass rate of valid proposals − target|. */
+  passRateGap: number;
+  /** Share of proposals that were valid problems of the asked cluster. */
+  validProposals: number;
+  /** Completion tokens sampled per second of rollout. */
+  rolloutTokensPerSecond: number;
+  rolloutSeconds: number;
+  updateSeconds: number;
+  syncSeconds: number;
+}
+
+/**
+ * Proposer/solver self-play on arithmetic with one policy in both roles. The
+ * loop reads top to bottom: rollout → credit → update → sync → log, with a
+ * held-out evaluation every few steps and the final weights in `final.gguf`.
+ */
+export async function runSelfPlayTraining(options: SelfPlayTrainingOptions): Promise<{ finalModel: string; evaluations: { step: number; heldOutAccuracy: number }[] }> {
+  const { configuration, directory } = options;
+  await mkdir(join(directory, "policies"), { recursive: true });
+  const client = await LlamaInferenceClient.create({ modelPath: options.modelPath, sequences: configuration.sequences });
+  const policy = await Policy.load({ modelPath: options.modelPath });
+  const optimizer = new AdamW(configuration.trainer.optimizer);
+  const metrics = await JsonlAppender.open(join(directory, "metrics.jsonl"));
+  const arena = new Arena({ client, seed: configuration.seed, concurrency: configuration.proposals, samplerDefaults: { temperature: configuration.temperature } })
+    .register(
+      new ArithmeticProposerEpisode({ solvers: configuration.solvers, reward: { kind: "gaussian", target: configuration.targetPassRate, sigma: configuration.targetSigma } }),
+      ArtifactStore.of(clusterNames().map((cluster) => ({ cluster }))),
+    )
+    .register(new ArithmeticSolverEpisode());
+  const heldOut = problemsOfSplit("held-out").slice(0, configuration.evaluateProblems).map((problem) => ({ problem: problem.text, answer: String(problem.answer) }));
+  const evaluations: { step: number; heldOutAccuracy: number }[] = [];
+  const evaluate = async (step: number) => {
+    const { accuracy, n } = await evaluateArithmetic(client, heldOut);
+    evaluations.push({ step, heldOutAccuracy: accuracy });
+    await metrics.append({ step, heldOutAccuracy: accuracy, n });
+    options.onEvaluation?.({ step, heldOutAccuracy: accuracy, n });
+  };
+  const minibatchRandom = deriveStream(configuration.seed, "minibatches");
+  try {
+    await evaluate(0);
+    for (let step = 1; step <= configuration.steps; step++) {
+      // Rollout: proposals for uniformly drawn clusters, each with its solver attempts.
+      const rolloutStarted = performance.now();
+      const results = await arena.generateRollouts(arena.getBatch([{ episodeType: "arithmetic-propose", count: configuration.proposals }]));
+      const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
+
+      // Credit: GRPO within each problem's solver group, a per-role baseline for the proposer.
+      const batch = arena.buildTrainingBatch(results, arena.assignCredit(results), step);
+
+      // Update.
+      const update = await trainOnBatch(batch.records, { policy, optimizer, configuration: configuration.trainer, random: () => minibatchRandom.next() });
+
+      // Sync: the next rollouts come from the updated weights.
+      const sync = await syncPolicy({ policy, client, directory: join(directory, "policies"), version: step });
+
+      // Log.
+      const line: SelfPlayStepMetrics = {
+        step,
+        ...update,
+        ...rolloutSummary(results, configuration.targetPassRate),
+        rolloutTokensPerSecond: batch.stats.completionTokens / rolloutSeconds,
+        rolloutSeconds,
+        updateSeconds: update.elapsedMs / 1000,
+        syncSeconds: sync.exportSeconds + sync.swapSeconds,
+      };
+      await metrics.append(line);
+      options.onStep?.(line);
+      if (configuration.evaluateEvery > 0 && step % configuration.evaluateEvery === 0 && step < configuration.steps) await evaluate(step);
+    }
+    await evaluate(configuration.steps);
+    const finalModel = await exportPolicyModel(policy, join(directory, "final.gguf"));
+    return { finalModel, evaluations };
+  } finally {
+    await metrics.close();
+    policy.dispose();
+    optimizer.dispose();
+    await client.dispose();
+  }
+}
+
+function rolloutSummary(results: readonly GenerateResult[], target: number) {
+  let proposerReward = 0;
+  let proposals = 0;
+  let valid = 0;
+  let attempts = 0;
+  let solved = 0;
+  let gapSum = 0;
+  for (const result of results) {
+    if (result.outcome.status !== "scored") continue;
+    proposals++;
+    proposerReward += result.rewards.proposer ?? 0;
+    if (result.rollout.artifacts.verdict !== "valid") continue;
+    valid++;
+    const rewards = result.children.filter((child) => child.outcome.status === "scored").map((child) => child.rewards.solver ?? 0);
+    attempts += rewards.length;
+    const passes = rewards.filter((reward) => reward === 1).length;
+    solved += passes;
+    gapSum += Math.abs(passes / Math.max(rewards.length, 1) - target);
+  }
+  return {
+    proposerReward: proposerReward / Math.max(proposals, 1),
+    solverReward: solved / Math.max(attempts, 1),
+    solveRate: solved / Math.max(attempts, 1),
+    passRateGap: gapSum / Math.max(valid, 1),
+    validProposals: valid / Math.max(results.length, 1),
+  };
+}
