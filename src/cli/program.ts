@@ -17,12 +17,13 @@ import { registerGenerateCommand } from "./commands/generate-command.js";
 import { registerModelCommands } from "./commands/model-command.js";
 import { registerPretrainCommand } from "./commands/pretrain-command.js";
 import { registerRunCommand } from "./commands/run-command.js";
+import { registerTrainCommand } from "./commands/train-command.js";
 
 /** Errors that mean the user's input (a flag, a file) was wrong: exit 2 with the message alone, no stack. */
 const BAD_INPUT_ERRORS = [InvalidInputError, CorruptJsonlError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError];
 
 /** Every command module, in the order `--help` lists them. */
-const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand];
+const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand, registerTrainCommand];
 
 export interface MainOptions {
   io: CliIo;

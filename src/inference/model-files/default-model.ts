@@ -1,7 +1,7 @@
 import { access, mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
+import { packageModelsFolder } from "./bundled-models.js";
 import { createRandomModel, type CreateRandomModelOptions } from "./create-random-model.js";
 
 /** The model `selfplay` plays with when given no `--model`: the measurement model of our benchmarks. */
@@ -38,12 +38,6 @@ export async function ensureDefaultModel(options: DefaultModelOptions = {}): Pro
     }
   }
   throw lastError;
-}
-
-/** `models/` at the package root: this file is src/inference/model-files/ in the source and dist/src/… when built. */
-function packageModelsFolder(): string {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-  return join(basename(root) === "dist" ? dirname(root) : root, "models");
 }
 
 async function exists(path: string): Promise<boolean> {
