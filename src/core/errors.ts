@@ -296,3 +296,45 @@ export class NativeEngineError extends SelfplayError {
 export class NativeEngineDisposedError extends NativeEngineError {
   override readonly name = "NativeEngineDisposedError";
 }
+
+/**
+ * A policy over a quantised (or f16) base without a LoRA adapter was asked to
+ * sync its weights: a full-weight export writes every matrix as f32, several
+ * times the base's size, each policy version.
+ */
+export class QuantisedPolicyExportError extends SelfplayError {
+  override readonly name = "QuantisedPolicyExportError";
+  constructor(
+    readonly modelPath: string,
+    /** The non-f32 tensor types of the base, e.g. `q8_0`. */
+    readonly tensorTypes: readonly string[],
+  ) {
+    super(
+      `${modelPath} stores ${tensorTypes.join(", ")} weights and the policy has no LoRA adapter: exporting full weights would write them as f32 ` +
+        "every policy version. Train an adapter instead (createTrainableAdapter, then Policy.load({ modelPath, loraPath })), " +
+        'or pass format: "full" to syncPolicy to accept the f32 copies',
+    );
+  }
+}
+
+/**
+ * A PRM directory (`prm.onnx` + `prm.json`) cannot be used: a file is missing
+ * or unreadable, the metadata does not validate, or the featuriser does not
+ * match the one the PRM was trained with. `problem` says which and what to do.
+ */
+export class PrmModelError extends SelfplayError {
+  override readonly name = "PrmModelError";
+  constructor(
+    /** The PRM directory or file at fault. */
+    readonly path: string,
+    readonly problem: string,
+    options?: ErrorOptions,
+  ) {
+    super(`${path}: ${problem}`, options);
+  }
+}
+
+/** A PrmScorer returned something other than one probability in [0, 1] per state. */
+export class InvalidPrmScoreError extends SelfplayError {
+  override readonly name = "InvalidPrmScoreError";
+}

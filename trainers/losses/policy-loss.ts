@@ -1,5 +1,6 @@
 import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
+import { InvalidInputError } from "../../src/core/errors.js";
 
 export const PolicyLossConfigurationSchema = z.object({
   /**
@@ -76,7 +77,7 @@ export function policyLoss(inputs: PolicyLossInputs, configuration: PolicyLossCo
 
   let kl = tf.scalar(0);
   if (configuration.klCoefficient > 0) {
-    if (!inputs.referenceLogprobs) throw new Error("policyLoss: klCoefficient > 0 needs referenceLogprobs");
+    if (!inputs.referenceLogprobs) throw new InvalidInputError("referenceLogprobs", "the reference policy's logprobs when klCoefficient > 0");
     // k3 = exp(ref − θ) − (ref − θ) − 1: unbiased for KL(π_θ‖π_ref) on samples of π_θ, and never negative.
     const difference = tf.sub(inputs.referenceLogprobs, logprobs);
     kl = tf.sum(tf.mul(tf.sub(tf.sub(tf.exp(difference), difference), 1), weights)) as tf.Scalar;

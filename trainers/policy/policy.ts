@@ -5,7 +5,7 @@ import { GgufReader } from "../../src/gguf/gguf-reader.js";
 import { TfjsBackendNameSchema, selectBackend, type BackendSelection } from "../backend/select-backend.js";
 import { checkWasmMemory, withWasmMemoryCheck } from "../backend/wasm-memory.js";
 import { readLoraFactors } from "../lora/read-lora-factors.js";
-import { completionLogprobs } from "./completion-logprobs.js";
+import { completionOutputs, type CompletionOutputs, type CompletionOutputsOptions } from "./completion-outputs.js";
 import { estimateForwardBytes } from "./estimate-forward-bytes.js";
 import { loadPolicyWeights } from "./load-policy-weights.js";
 import { packSequences, type ScoredSequence } from "./pack-sequences.js";
@@ -32,6 +32,8 @@ export interface CompletionLogprobsOptions {
   withGradients?: boolean;
 }
 
+export interface PolicyCompletionOutputsOptions extends CompletionLogprobsOptions, CompletionOutputsOptions {}
+
 let loadedPolicies = 0;
 
 /**
@@ -51,7 +53,8 @@ export class Policy {
     /** The tfjs backend it runs on, and why better ones were passed over. */
     readonly backend: BackendSelection,
     private readonly weights: PolicyWeights,
-    private readonly maxBatchTokens: number,
+    /** Padded tokens per forward pass of the batched scorers (`logprobsBatch`, `planBatches`). */
+    readonly maxBatchTokens: number,
   ) {
     this.rope = { tables: ropeTables(configuration, configuration.contextLength, weights.ropeFrequencyFactors), rotation: ropeRotation(configuration) };
   }
@@ -98,16 +101,29 @@ export class Policy {
    * `trainableVariables`. One forward pass; batch with `planBatches` when many.
    */
   completionLogprobs(sequences: readonly ScoredSequence[], options: CompletionLogprobsOptions = {}): tf.Tensor1D {
+    return this.completionOutputs(sequences, options).logprobs;
+  }
+
+  /**
+   * `completionLogprobs` with, when asked for, the entropy of softmax(logits / T)
+   * at every completion token (for an entropy bonus and its log) and the final
+   * hidden states after `output_norm` (for a value head). One forward pass, all
+   * outputs differentiable with respect to `trainableVariables`.
+   */
+  completionOutputs(sequences: readonly ScoredSequence[], options: PolicyCompletionOutputsOptions = {}): CompletionOutputs {
     const packed = packSequences(sequences, this.configuration.vocabularySize);
     // Like llama.cpp, run past the training context when asked to: the rope tables grow.
     if (packed.length > this.rope.tables.positions) {
       this.rope = { ...this.rope, tables: ropeTables(this.configuration, packed.length, this.weights.ropeFrequencyFactors) };
     }
+    const withGradients = options.withGradients ?? true;
+    // The entropy keeps two more [tokens, vocabulary] tensors (the probabilities and their product with the logprobs).
+    const entropyBytes = options.entropy === true ? 2 * 4 * packed.targetTokenIds.length * this.configuration.vocabularySize * (withGradients ? 2 : 1) : 0;
     checkWasmMemory(
       `a forward pass over ${packed.batchSize} × ${packed.length} tokens`,
-      estimateForwardBytes(this.configuration, packed, options.withGradients ?? true),
+      estimateForwardBytes(this.configuration, packed, withGradients) + entropyBytes,
     );
-    return completionLogprobs(this.weights, this.configuration, this.rope, packed);
+    return completionOutputs(this.weights, this.configuration, this.rope, packed, options);
   }
 
   /** Log-probabilities of `completionTokenIds` after `promptTokenIds` at `temperature`, as the engine records them. */

@@ -1,13 +1,19 @@
 import * as tf from "@tensorflow/tfjs";
+import { InvalidInputError } from "../../src/core/errors.js";
 import type { TrainingRecord } from "../../src/core/schemas/training-record.js";
 import { mismatchKl } from "../logprobs/mismatch-kl.js";
 import { aggregationWeights } from "../losses/aggregation-weights.js";
 import { policyLoss } from "../losses/policy-loss.js";
+import { clippedValueLoss } from "../losses/value-loss.js";
 import type { AdamW } from "../optimizer/adamw.js";
 import { clipGradientNorm } from "../optimizer/clip-gradient-norm.js";
 import type { ScoredSequence } from "../policy/pack-sequences.js";
 import type { Policy } from "../policy/policy.js";
-import { selectTrainableRecords } from "./select-trainable-records.js";
+import { episodeAdvantages } from "../value/episode-advantages.js";
+import { normaliseAdvantages } from "../value/normalise-advantages.js";
+import { scoreWithValues } from "../value/score-with-values.js";
+import type { ValueHead } from "../value/value-head.js";
+import { selectTrainableRecords, type SelectedRecords } from "./select-trainable-records.js";
 import type { TrainerConfiguration } from "./trainer-configuration.js";
 import type { UpdateMetrics } from "./update-metrics.js";
 import { zeroAdvantageGroupShare } from "./zero-advantage-share.js";
@@ -18,92 +24,156 @@ export interface TrainOnBatchOptions {
   configuration: TrainerConfiguration;
   /** The frozen reference policy of the KL penalty; needed when `loss.klCoefficient` > 0. */
   reference?: Policy;
+  /**
+   * The critic of `ppo-critic` (`ValueHead.create({ embeddingLength: policy.configuration.embeddingLength })`),
+   * kept by the caller across updates and stepped by the same optimizer. Needed for `ppo-critic` only.
+   */
+  valueHead?: ValueHead;
   /** Orders minibatches; seeded by the caller so a run replays exactly. */
   random: () => number;
 }
 
+/** Per trained record, one entry per completion token. */
+interface Targets {
+  advantages: Float64Array[];
+  /** The value head's regression targets and the values they were computed with (`ppo-critic` only). */
+  critic: { oldValues: Float64Array[]; returns: Float64Array[] } | undefined;
+}
+
 /**
  * One policy update on a batch of records: score the records with the
- * policy as it is (π_old) and the reference, then `epochs` passes of
- * minibatch gradient steps on the policy loss. Phases read top to bottom.
+ * policy as it is (π_old, and V_old with a critic) and the reference, derive
+ * the per-token advantages, then `epochs` passes of minibatch gradient steps.
+ * Phases read top to bottom.
  */
 export async function trainOnBatch(records: readonly TrainingRecord[], options: TrainOnBatchOptions): Promise<UpdateMetrics> {
   const started = performance.now();
   const { policy, optimizer, configuration, reference } = options;
-  const { records: trained, skipped } = selectTrainableRecords(records);
-  const sequences: ScoredSequence[] = trained.map((record) => ({
-    promptTokenIds: record.promptTokenIds,
-    completionTokenIds: record.completionTokenIds,
-    temperature: record.sampler.temperature,
-  }));
+  const selected = selectTrainableRecords(records);
+  const trained = selected.records;
+  // Self-play can produce a batch with nothing to train on (every proposal invalid): a skipped update, logged and counted, not a failed run.
+  if (trained.length === 0) return skippedUpdate(selected, started);
+  const valueHead = configuration.algorithm === "ppo-critic" ? requireValueHead(options.valueHead) : undefined;
+  const sequences = trained.map(sequenceOf);
 
-  // Score: π_old (the trainer's own numbers, so the ratio starts at exactly 1) and π_ref.
-  const oldLogprobs = await policy.logprobsBatch(sequences);
+  // Score: π_old (the trainer's own numbers, so the ratio starts at exactly 1), V_old with a critic, and π_ref.
+  const scores = valueHead ? await scoreWithValues(policy, valueHead, sequences) : { logprobs: await policy.logprobsBatch(sequences), values: undefined };
+  const oldLogprobs = scores.logprobs;
   const referenceLogprobs = configuration.loss.klCoefficient > 0 ? await requireReference(reference).logprobsBatch(sequences) : undefined;
   const engineFlat = Float64Array.from(trained.flatMap((record) => record.logprobs));
-  const oldFlat = concatenate(oldLogprobs);
+
+  // Credit: the records' own advantages on every token, or GAE over each role's episode from the value head.
+  const targets = creditTargets(trained, scores.values, configuration);
 
   // Update: epochs × shuffled minibatches, one optimizer step each.
-  const totals = { clipFraction: 0, gradientNorm: 0, kl: 0, entropy: 0, importance: 0, minibatches: 0, steps: 0, skippedSteps: 0 };
+  const variables = [...policy.trainableVariables, ...(valueHead?.variables ?? [])];
+  const variablesByName = Object.fromEntries(variables.map((variable) => [variable.name, variable]));
+  const totals = { clipFraction: 0, gradientNorm: 0, kl: 0, entropy: 0, importance: 0, valueLoss: 0, minibatches: 0, steps: 0, skippedSteps: 0 };
   const epochs = configuration.algorithm === "reinforce" ? 1 : configuration.epochs;
   const longest = Math.max(1, ...trained.map((record) => record.completionTokenIds.length));
+  const lossConfiguration = { ...configuration.loss, objective: configuration.algorithm === "reinforce" ? ("reinforce" as const) : ("clipped" as const) };
   for (let epoch = 0; epoch < epochs; epoch++) {
     for (const minibatch of minibatches(trained.length, configuration.minibatchSize, options.random)) {
       const members = minibatch.map((index) => trained[index] as TrainingRecord);
-      const lengths = members.map((record) => record.completionTokenIds.length);
-      const weights = aggregationWeights(lengths, configuration.aggregation, configuration.aggregationLength ?? longest);
+      const weights = aggregationWeights(members.map((record) => record.completionTokenIds.length), configuration.aggregation, configuration.aggregationLength ?? longest);
       const pick = (values: readonly Float64Array[]) => Float32Array.from(minibatch.flatMap((index) => Array.from(values[index] as Float64Array)));
       const constants = {
         oldLogprobs: tf.tensor1d(pick(oldLogprobs)),
-        engineLogprobs: tf.tensor1d(minibatch.flatMap((index) => (trained[index] as TrainingRecord).logprobs)),
-        advantages: tf.tensor1d(members.flatMap((record) => new Array<number>(record.completionTokenIds.length).fill(record.advantage))),
+        engineLogprobs: tf.tensor1d(members.flatMap((record) => record.logprobs)),
+        advantages: tf.tensor1d(pick(targets.advantages)),
         weights: tf.tensor1d(weights),
         ...(referenceLogprobs && { referenceLogprobs: tf.tensor1d(pick(referenceLogprobs)) }),
       };
-      const lossConfiguration = { ...configuration.loss, objective: configuration.algorithm === "reinforce" ? "reinforce" as const : "clipped" as const };
-      let parts: { clipFraction: number; kl: number; importance: number } | undefined;
+      const criticConstants = targets.critic && { oldValues: tf.tensor1d(pick(targets.critic.oldValues)), returns: tf.tensor1d(pick(targets.critic.returns)) };
+      const parts = { clipFraction: 0, kl: 0, entropy: 0, importance: 0, valueLoss: 0 };
       const { value, grads } = tf.variableGrads(() => {
-        const logprobs = policy.completionLogprobs(members.map((record) => sequenceOf(record)));
-        const result = policyLoss({ ...constants, logprobs }, lossConfiguration);
-        parts = { clipFraction: result.clipFraction.dataSync()[0] as number, kl: result.kl.dataSync()[0] as number, importance: result.importanceWeight.dataSync()[0] as number };
-        return result.loss;
-      }, policy.trainableVariables);
-      const loss = value.dataSync()[0] as number;
+        const outputs = policy.completionOutputs(members.map(sequenceOf), { entropy: true, hiddenStates: valueHead !== undefined });
+        const result = policyLoss({ ...constants, logprobs: outputs.logprobs, ...(outputs.entropy && { entropy: outputs.entropy }) }, lossConfiguration);
+        parts.clipFraction = scalarOf(result.clipFraction);
+        parts.kl = scalarOf(result.kl);
+        parts.entropy = scalarOf(result.entropy);
+        parts.importance = scalarOf(result.importanceWeight);
+        if (!valueHead || !criticConstants || !outputs.hiddenStates) return result.loss;
+        const { oldValues, returns } = criticConstants;
+        const valueLoss = clippedValueLoss(valueHead.values(outputs.hiddenStates), oldValues, returns, constants.weights, configuration.critic.valueClip);
+        parts.valueLoss = scalarOf(valueLoss);
+        return tf.add(result.loss, tf.mul(valueLoss, configuration.critic.valueCoefficient)) as tf.Scalar;
+      }, variables);
+      const loss = scalarOf(value);
       value.dispose();
-      Object.values(constants).forEach((tensor) => tensor.dispose());
+      [...Object.values(constants), ...Object.values(criticConstants ?? {})].forEach((tensor) => tensor.dispose());
       const { gradients, norm } = clipGradientNorm(grads, configuration.maxGradientNorm);
       totals.minibatches++;
       if (!Number.isFinite(loss) || !Number.isFinite(norm)) {
         // A non-finite loss or gradient would poison every weight it touches: skip the step and count it.
         totals.skippedSteps++;
       } else {
-        optimizer.applyGradients(variablesByName(policy), gradients);
+        optimizer.applyGradients(variablesByName, gradients);
         totals.steps++;
         totals.gradientNorm += norm;
       }
       Object.values(gradients).forEach((gradient) => gradient.dispose());
-      totals.clipFraction += parts?.clipFraction ?? 0;
-      totals.kl += parts?.kl ?? 0;
-      totals.importance += parts?.importance ?? 0;
+      totals.clipFraction += parts.clipFraction;
+      totals.kl += parts.kl;
+      totals.entropy += parts.entropy;
+      totals.importance += parts.importance;
+      totals.valueLoss += parts.valueLoss;
     }
   }
 
   const trainedTokens = engineFlat.length;
+  const perMinibatch = (total: number) => total / Math.max(totals.minibatches, 1);
   return {
     reward: mean(trained.map((record) => record.reward)),
-    klToReference: totals.kl / Math.max(totals.minibatches, 1),
-    entropy: null,
-    clipFraction: totals.clipFraction / Math.max(totals.minibatches, 1),
+    klToReference: perMinibatch(totals.kl),
+    entropy: perMinibatch(totals.entropy),
+    clipFraction: perMinibatch(totals.clipFraction),
     gradientNorm: totals.gradientNorm / Math.max(totals.steps, 1),
-    responseLength: trainedTokens / Math.max(trained.length, 1),
+    responseLength: trainedTokens / trained.length,
     zeroAdvantageGroups: zeroAdvantageGroupShare(trained),
-    mismatchKl: mismatchKl(engineFlat, oldFlat),
-    importanceWeight: totals.importance / Math.max(totals.minibatches, 1),
+    mismatchKl: mismatchKl(engineFlat, concatenate(oldLogprobs)),
+    importanceWeight: perMinibatch(totals.importance),
     trainedRecords: trained.length,
     trainedTokens,
-    skippedRecords: skipped,
+    skippedRecords: selected.skipped,
+    valueLoss: valueHead ? perMinibatch(totals.valueLoss) : null,
+    skippedUpdate: false,
     optimizerSteps: totals.steps,
     skippedOptimizerSteps: totals.skippedSteps,
+    elapsedMs: performance.now() - started,
+  };
+}
+
+/** The advantage of every trained token, and with `ppo-critic` the value targets: GAE per episode, normalised over the batch. */
+function creditTargets(trained: readonly TrainingRecord[], values: Float64Array[] | undefined, configuration: TrainerConfiguration): Targets {
+  if (values === undefined) {
+    return { advantages: trained.map((record) => new Float64Array(record.completionTokenIds.length).fill(record.advantage)), critic: undefined };
+  }
+  const { advantages, returns } = episodeAdvantages(trained, values, configuration.critic);
+  return {
+    advantages: configuration.critic.normaliseAdvantages ? normaliseAdvantages(advantages) : advantages,
+    critic: { oldValues: values, returns },
+  };
+}
+
+function skippedUpdate(selected: SelectedRecords, started: number): UpdateMetrics {
+  return {
+    reward: 0,
+    klToReference: 0,
+    entropy: null,
+    clipFraction: 0,
+    gradientNorm: 0,
+    responseLength: 0,
+    zeroAdvantageGroups: 0,
+    mismatchKl: 0,
+    importanceWeight: 1,
+    trainedRecords: 0,
+    trainedTokens: 0,
+    skippedRecords: selected.skipped,
+    valueLoss: null,
+    skippedUpdate: true,
+    optimizerSteps: 0,
+    skippedOptimizerSteps: 0,
     elapsedMs: performance.now() - started,
   };
 }
@@ -112,14 +182,18 @@ function sequenceOf(record: TrainingRecord): ScoredSequence {
   return { promptTokenIds: record.promptTokenIds, completionTokenIds: record.completionTokenIds, temperature: record.sampler.temperature };
 }
 
-/** The policy's trainable variables by their tfjs name, as the optimizer and `tf.variableGrads` key them. */
-function variablesByName(policy: Policy): Record<string, tf.Variable> {
-  return Object.fromEntries(policy.trainableVariables.map((variable) => [variable.name, variable]));
+function scalarOf(tensor: tf.Tensor): number {
+  return tensor.dataSync()[0] as number;
 }
 
 function requireReference(reference: Policy | undefined): Policy {
-  if (!reference) throw new Error("trainOnBatch: loss.klCoefficient > 0 needs a reference policy");
+  if (!reference) throw new InvalidInputError("reference", "a frozen reference Policy when loss.klCoefficient > 0");
   return reference;
+}
+
+function requireValueHead(valueHead: ValueHead | undefined): ValueHead {
+  if (!valueHead) throw new InvalidInputError("valueHead", 'a ValueHead for algorithm "ppo-critic" (ValueHead.create({ embeddingLength }))');
+  return valueHead;
 }
 
 /** Indices 0..count−1 shuffled (Fisher–Yates with `random`) and cut into chunks of `size`. */

@@ -3,14 +3,32 @@ import { LossAggregationSchema } from "../losses/aggregation-weights.js";
 import { PolicyLossConfigurationSchema } from "../losses/policy-loss.js";
 import { AdamWConfigurationSchema } from "../optimizer/adamw.js";
 
+/** Classic PPO's critic: a value head on the final hidden state, GAE, a clipped value loss. */
+export const CriticConfigurationSchema = z.object({
+  /** γ of GAE: 1 (the default) for episodes that end, so early tokens are not discounted. */
+  discount: z.number().min(0).max(1).default(1),
+  /** λ of GAE, from 0 (one-step TD) to 1 (Monte Carlo return minus value). Default 0.95. */
+  lambda: z.number().min(0).max(1).default(0.95),
+  /** ε of the clipped value loss, in reward units: a value moves at most this far from V_old per update. Default 0.2. */
+  valueClip: z.number().positive().default(0.2),
+  /** Weight of the value loss next to the policy loss; its gradient also reaches the shared trunk. Default 0.1. */
+  valueCoefficient: z.number().min(0).default(0.1),
+  /** Normalise the GAE advantages to mean 0, deviation 1 over the batch's tokens. Default true. */
+  normaliseAdvantages: z.boolean().default(true),
+});
+export type CriticConfiguration = z.infer<typeof CriticConfigurationSchema>;
+
 /** Every knob of a policy update, with the defaults a run gets when it names none. */
 export const TrainerConfigurationSchema = z.object({
   /**
    * `reinforce`: one pass of −A·logπ (the advantages carry the baseline).
    * `grpo`: the clipped surrogate over group-normalised advantages, `epochs` passes.
    * `ppo`: the same clipped surrogate, critic-free (group or RLOO advantages from the credit assigner).
+   * `ppo-critic`: classic PPO: advantages by GAE from a value head (`trainOnBatch`'s
+   * `valueHead`) over each role's Steps in a rollout, ignoring the records' own
+   * advantages; the clipped value loss is added with `critic.valueCoefficient`.
    */
-  algorithm: z.enum(["reinforce", "grpo", "ppo"]).default("grpo"),
+  algorithm: z.enum(["reinforce", "grpo", "ppo", "ppo-critic"]).default("grpo"),
   /** Passes over the batch per update (1 for reinforce whatever is set). Default 1. */
   epochs: z.number().int().min(1).default(1),
   /** Records per minibatch (one optimizer step each). Default 64. */
@@ -19,8 +37,10 @@ export const TrainerConfigurationSchema = z.object({
   /** The constant length of `sequence-mean-token-sum` (Dr. GRPO); default the longest completion of the batch. */
   aggregationLength: z.number().int().min(1).optional(),
   loss: PolicyLossConfigurationSchema.default(PolicyLossConfigurationSchema.parse({})),
+  /** Used by `ppo-critic` only. */
+  critic: CriticConfigurationSchema.default(CriticConfigurationSchema.parse({})),
   optimizer: AdamWConfigurationSchema.default(AdamWConfigurationSchema.parse({})),
-  /** Global gradient-norm bound. Default 1. */
+  /** Global gradient-norm bound (policy and value head together). Default 1. */
   maxGradientNorm: z.number().positive().default(1),
 });
 export type TrainerConfiguration = z.infer<typeof TrainerConfigurationSchema>;

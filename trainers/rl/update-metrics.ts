@@ -4,7 +4,7 @@ export interface UpdateMetrics {
   reward: number;
   /** Aggregated k3 KL to the reference policy (0 without one). */
   klToReference: number;
-  /** Aggregated entropy of the policy at the trained tokens (null when the policy does not report it). */
+  /** Aggregated entropy (nats) of softmax(logits / T) at the trained tokens, averaged over minibatches (null when nothing was trained). */
   entropy: number | null;
   /** Weighted share of clipped tokens, averaged over minibatches. */
   clipFraction: number;
@@ -22,6 +22,15 @@ export interface UpdateMetrics {
   trainedTokens: number;
   /** Records left out, by reason. */
   skippedRecords: { constrained: number; greedy: number; empty: number };
+  /** `ppo-critic`: the clipped value loss, averaged over minibatches; null for the critic-free algorithms. */
+  valueLoss: number | null;
+  /**
+   * True when the batch had no trainable record (all constrained, greedy or
+   * empty, or no records at all): nothing was scored and no optimizer step
+   * taken. The update is logged like any other, so such steps are counted
+   * from the metrics rather than stopping a run.
+   */
+  skippedUpdate: boolean;
   /** Optimizer steps taken and skipped (a non-finite loss or gradient skips a step, never corrupts weights). */
   optimizerSteps: number;
   skippedOptimizerSteps: number;

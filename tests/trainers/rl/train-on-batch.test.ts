@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import seedrandom from "seedrandom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InvalidInputError } from "../../../src/core/errors.js";
 import type { TrainingRecord } from "../../../src/core/schemas/training-record.js";
 import { DEFAULT_SAMPLER } from "../../../src/core/schemas/sampler-settings.js";
 import { LlamaInferenceClient } from "../../../src/inference/llama/llama-inference-client.js";
@@ -11,6 +12,8 @@ import { AdamW } from "../../../trainers/optimizer/adamw.js";
 import { Policy } from "../../../trainers/policy/policy.js";
 import { trainOnBatch } from "../../../trainers/rl/train-on-batch.js";
 import { TrainerConfigurationSchema } from "../../../trainers/rl/trainer-configuration.js";
+import { scoreWithValues } from "../../../trainers/value/score-with-values.js";
+import { ValueHead } from "../../../trainers/value/value-head.js";
 
 describe("trainOnBatch on records sampled by the real engine", () => {
   let modelPath: string;
@@ -57,6 +60,11 @@ describe("trainOnBatch on records sampled by the real engine", () => {
     expect(first.optimizerSteps).toBe(4);
     expect(first.trainedRecords).toBe(4);
     expect(first.gradientNorm).toBeGreaterThan(0);
+    // Entropy of softmax(logits / T) at the trained tokens: positive, at most ln(vocabulary).
+    expect(first.entropy).toBeGreaterThan(0.1);
+    expect(first.entropy).toBeLessThan(Math.log(policy.configuration.vocabularySize));
+    expect(first.valueLoss).toBeNull();
+    expect(first.skippedUpdate).toBe(false);
     for (let update = 0; update < 3; update++) await trainOnBatch(records, { policy, optimizer, configuration, random });
     const after = (await policy.logprobsBatch(sequences)).map((values) => values.reduce((sum, value) => sum + value, 0));
     expect(after[0]! - before[0]!).toBeGreaterThan(0.05);
@@ -80,5 +88,55 @@ describe("trainOnBatch on records sampled by the real engine", () => {
     expect(metrics.skippedRecords).toEqual({ constrained: 1, greedy: 1, empty: 0 });
     const after = await policy.logprobsBatch(sequences);
     after.forEach((values, index) => expect(Array.from(values)).toEqual(Array.from(before[index]!)));
+  });
+
+  it("skips a batch with no trainable record: logged as a skipped update, weights untouched", async () => {
+    const sequences = records.map((record) => ({ promptTokenIds: record.promptTokenIds, completionTokenIds: record.completionTokenIds, temperature: 1 }));
+    const before = await policy.logprobsBatch(sequences);
+    const configuration = TrainerConfigurationSchema.parse({ algorithm: "grpo" });
+    const onlyConstrained = records.map((record) => ({ ...record, constrained: true }));
+    for (const batch of [[], onlyConstrained]) {
+      const metrics = await trainOnBatch(batch, { policy, optimizer: new AdamW(configuration.optimizer), configuration, random: seedrandom("x") });
+      expect(metrics.skippedUpdate).toBe(true);
+      expect(metrics.optimizerSteps).toBe(0);
+      expect(metrics.trainedRecords).toBe(0);
+      expect(Object.values(metrics).every((value) => typeof value !== "number" || Number.isFinite(value))).toBe(true);
+    }
+    const after = await policy.logprobsBatch(sequences);
+    after.forEach((values, index) => expect(Array.from(values)).toEqual(Array.from(before[index]!)));
+  });
+
+  it("ppo-critic: GAE from a value head; the value loss falls and good completions gain probability", async () => {
+    const configuration = TrainerConfigurationSchema.parse({
+      algorithm: "ppo-critic",
+      epochs: 2,
+      minibatchSize: 2,
+      critic: { valueCoefficient: 1, valueClip: 1 },
+      optimizer: { learningRate: 1e-3, weightDecay: 0 },
+    });
+    const optimizer = new AdamW(configuration.optimizer);
+    const random = seedrandom("critic");
+    await expect(trainOnBatch(records, { policy, optimizer, configuration, random })).rejects.toThrow(InvalidInputError);
+    const valueHead = ValueHead.create({ embeddingLength: policy.configuration.embeddingLength });
+    try {
+      const sequences = records.map((record) => ({ promptTokenIds: record.promptTokenIds, completionTokenIds: record.completionTokenIds, temperature: 1 }));
+      const before = (await policy.logprobsBatch(sequences)).map((values) => values.reduce((sum, value) => sum + value, 0));
+      const updates = [];
+      for (let update = 0; update < 4; update++) updates.push(await trainOnBatch(records, { policy, optimizer, configuration, valueHead, random }));
+      expect(updates[0]!.valueLoss).toBeGreaterThan(0);
+      expect(updates[3]!.valueLoss).toBeLessThan(updates[0]!.valueLoss!);
+      expect(updates.every((metrics) => metrics.optimizerSteps === 4)).toBe(true);
+      // The head learnt that the first two completions pay 1 and the others 0.
+      const { values } = await scoreWithValues(policy, valueHead, sequences);
+      const lastValue = (index: number) => values[index]![values[index]!.length - 1]!;
+      expect(Math.min(lastValue(0), lastValue(1))).toBeGreaterThan(Math.max(lastValue(2), lastValue(3)));
+      const after = (await policy.logprobsBatch(sequences)).map((values) => values.reduce((sum, value) => sum + value, 0));
+      expect(after[0]! - before[0]!).toBeGreaterThan(0);
+      expect(after[1]! - before[1]!).toBeGreaterThan(0);
+      expect(after[2]! - before[2]!).toBeLessThan(0);
+      expect(after[3]! - before[3]!).toBeLessThan(0);
+    } finally {
+      valueHead.dispose();
+    }
   });
 });
