@@ -1,10 +1,12 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/program.js";
 import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
+import { maxWeightDifference, metricsDifferences, metricsWithoutTimings } from "../trainers/rl/run-comparison.js";
 
 async function runCli(argv: string[]) {
   let stdout = "";
@@ -40,7 +42,7 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
       expect(line.mismatchKl).toBeLessThan(1e-6);
       expect(line.syncSeconds).toBeGreaterThan(0);
     }
-    for (const file of ["final.gguf", "report.svg", "report.json", "policies/policy-v1.gguf", "policies/policy-v2.gguf"]) expect(existsSync(join(out, file))).toBe(true);
+    for (const file of ["final.gguf", "report.svg", "report.json", "policies/policy-v1.gguf", "policies/policy-v2.gguf", "checkpoints/step-2.json", "checkpoints/step-2.optimizer.gguf"]) expect(existsSync(join(out, file))).toBe(true);
     expect(await readFile(join(out, "report.svg"), "utf8")).toContain("<svg");
   });
 
@@ -50,5 +52,88 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
     const { code, stderr } = await runCli(["train", "--model", modelPath, "--config", config, "--out", join(folder, "bad-run")]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/bad\.json: proposals/);
+  });
+
+  describe("--resume", () => {
+    /** The small run of the tests above, with an entropy bonus so that the weights move although a random model earns no advantage. */
+    const resumeConfiguration = {
+      proposals: 4,
+      solvers: 2,
+      sequences: 4,
+      evaluateEvery: 0,
+      evaluateProblems: 8,
+      trainer: { epochs: 2, minibatchSize: 2, loss: { entropyCoefficient: 0.05 }, optimizer: { learningRate: 1e-3 } },
+    };
+    let config: string;
+    let reference: string;
+
+    beforeAll(async () => {
+      config = join(folder, "resume-config.json");
+      await writeFile(config, JSON.stringify(resumeConfiguration));
+      reference = join(folder, "resume-reference");
+      const { code } = await runCli(["train", "--model", modelPath, "--config", config, "--steps", "3", "--seed", "5", "--out", reference]);
+      expect(code).toBe(0);
+    });
+
+    it("continues a run SIGKILLed mid-step and ends with the metrics and weights of the run that was never killed", async () => {
+      const out = join(folder, "sigkilled");
+      const binary = resolve(import.meta.dirname, "../../dist/src/cli/main.js");
+      const child = spawn(process.execPath, [binary, "train", "--model", modelPath, "--config", config, "--steps", "3", "--seed", "5", "--out", out], {
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      const exited = new Promise<NodeJS.Signals | null>((done) => child.once("exit", (_code, signal) => done(signal)));
+      let stderr = "";
+      // Event-driven: killed the moment step 1 is logged, somewhere in its checkpoint or step 2.
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (/step 1\/3: reward/.test(stderr)) child.kill("SIGKILL");
+      });
+      expect(await exited, stderr).toBe("SIGKILL");
+      expect(existsSync(join(out, "final.gguf"))).toBe(false);
+
+      const resumed = await runCli(["train", "--resume", out]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stderr).toMatch(/resuming .* after step [01] of 3/);
+      const [actual, expected] = [await metricsWithoutTimings(join(out, "metrics.jsonl")), await metricsWithoutTimings(join(reference, "metrics.jsonl"))];
+      expect(actual.map((line) => line.step)).toEqual([0, 1, 2, 3, 3]);
+      expect(metricsDifferences(actual, expected)).toEqual([]);
+      expect(await maxWeightDifference(join(reference, "final.gguf"), join(out, "final.gguf"))).toBeLessThanOrEqual(1e-6);
+      expect(await maxWeightDifference(modelPath, join(out, "final.gguf"))).toBeGreaterThan(1e-4);
+      // The report covers the steps before the resume too.
+      const report = JSON.parse(resumed.stdout) as { evaluations: { step: number }[] };
+      expect(report.evaluations.map((entry) => entry.step)).toEqual([0, 3]);
+      expect(await readFile(join(out, "report.svg"), "utf8")).toBe(await readFile(join(reference, "report.svg"), "utf8"));
+    });
+
+    it("refuses a folder with no checkpoint, with exit 2", async () => {
+      const empty = join(folder, "no-run");
+      await mkdir(empty);
+      const { code, stderr } = await runCli(["train", "--resume", empty]);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/--resume: got ".*no-run"; expected the folder of a selfplay train run with a complete checkpoint/);
+    });
+
+    it("refuses another configuration, seed or model than the run's, with exit 2 and the fields that differ", async () => {
+      const other = join(folder, "other-config.json");
+      await writeFile(other, JSON.stringify({ ...resumeConfiguration, proposals: 8 }));
+      const byConfig = await runCli(["train", "--resume", reference, "--config", other, "--steps", "3", "--seed", "5"]);
+      expect(byConfig.code).toBe(2);
+      expect(byConfig.stderr).toMatch(/differs in proposals 4 → 8; leave out --model, --config, --seed and --steps/);
+      const bySeed = await runCli(["train", "--resume", reference, "--seed", "6", "--steps", "4"]);
+      expect(bySeed.code).toBe(2);
+      expect(bySeed.stderr).toMatch(/differs in steps 3 → 4, seed 5 → 6/);
+      const byModel = await runCli(["train", "--resume", reference, "--model", join(folder, "another.gguf")]);
+      expect(byModel.code).toBe(2);
+      expect(byModel.stderr).toMatch(/differs in model ".*tiny\.gguf" → ".*another\.gguf"/);
+    });
+
+    it("refuses to start a new run in a run folder, and --out elsewhere with --resume", async () => {
+      const fresh = await runCli(["train", "--model", modelPath, "--config", config, "--out", reference]);
+      expect(fresh.code).toBe(2);
+      expect(fresh.stderr).toMatch(/continue that run with --resume/);
+      const moved = await runCli(["train", "--resume", reference, "--out", join(folder, "elsewhere")]);
+      expect(moved.code).toBe(2);
+      expect(moved.stderr).toMatch(/--out: .*no --out with --resume/);
+    });
   });
 });

@@ -1,5 +1,6 @@
 import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
+import { InvalidInputError } from "../../src/core/errors.js";
 
 export const AdamWConfigurationSchema = z.object({
   learningRate: z.number().positive().default(1e-4),
@@ -14,6 +15,21 @@ export type AdamWConfiguration = z.infer<typeof AdamWConfigurationSchema>;
 interface Moments {
   first: tf.Variable;
   second: tf.Variable;
+}
+
+/** One variable's moments, row-major in the variable's shape. */
+export interface AdamWMomentsSnapshot {
+  shape: number[];
+  first: Float32Array;
+  second: Float32Array;
+}
+
+/** Everything AdamW carries from one step to the next; the configuration is not part of it. */
+export interface AdamWSnapshot {
+  /** Steps taken: the bias corrections of the next step depend on it. */
+  steps: number;
+  /** Moments by the name `applyGradients` keys the variable with. */
+  moments: Map<string, AdamWMomentsSnapshot>;
 }
 
 /**
@@ -53,6 +69,33 @@ export class AdamW {
         variable.assign(tf.sub(variable, tf.mul(tf.add(update, tf.mul(variable, weightDecay)), learningRate)));
       });
     }
+  }
+
+  /** A copy of the state, so that `restore` on a fresh AdamW continues exactly where this one is. */
+  async snapshot(): Promise<AdamWSnapshot> {
+    const moments = new Map<string, AdamWMomentsSnapshot>();
+    for (const [name, { first, second }] of this.moments) {
+      moments.set(name, { shape: [...first.shape], first: Float32Array.from(await first.data()), second: Float32Array.from(await second.data()) });
+    }
+    return { steps: this.step, moments };
+  }
+
+  /** Replaces the state with a snapshot's (this optimizer's own or one read from a checkpoint). */
+  restore(snapshot: AdamWSnapshot): void {
+    if (!Number.isInteger(snapshot.steps) || snapshot.steps < 0) throw new InvalidInputError("snapshot.steps", "an integer ≥ 0", snapshot.steps);
+    for (const [name, { shape, first, second }] of snapshot.moments) {
+      const size = shape.reduce((product, dimension) => product * dimension, 1);
+      if (first.length !== size || second.length !== size) {
+        throw new InvalidInputError(`snapshot.moments["${name}"]`, `${size} values per moment (shape [${shape.join(", ")}])`, [first.length, second.length]);
+      }
+    }
+    this.dispose();
+    for (const [name, { shape, first, second }] of snapshot.moments) {
+      // tidy frees the staging tensors; the variables outlive it.
+      const moment = (values: Float32Array) => tf.tidy(() => tf.variable(tf.tensor(values, shape), false));
+      this.moments.set(name, { first: moment(first), second: moment(second) });
+    }
+    this.step = snapshot.steps;
   }
 
   dispose(): void {

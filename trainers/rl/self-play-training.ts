@@ -1,29 +1,42 @@
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
-import { Arena } from "../../src/arena/arena.js";
+import { mkdir, truncate } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { Arena, type ArenaSnapshot } from "../../src/arena/arena.js";
 import { ArtifactStore } from "../../src/arena/artifact-store.js";
+import { RUN_FILES } from "../../src/arena/run-directory.js";
 import { JsonlAppender } from "../../src/core/jsonl/jsonl-appender.js";
-import { deriveStream } from "../../src/core/random/random-stream.js";
+import { RandomStream, deriveStream } from "../../src/core/random/random-stream.js";
 import type { GenerateResult } from "../../src/core/schemas/generate-result.js";
 import { ArithmeticProposerEpisode } from "../../src/examples/arithmetic/arithmetic-proposer-episode.js";
 import { ArithmeticSolverEpisode } from "../../src/examples/arithmetic/arithmetic-solver-episode.js";
 import { clusterNames, problemsOfSplit } from "../../src/examples/arithmetic/arithmetic-task.js";
 import { evaluateArithmetic } from "../../src/examples/arithmetic/evaluate-arithmetic.js";
 import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
+import { readOptimizerState } from "../checkpoint/read-optimizer-state.js";
 import { AdamW } from "../optimizer/adamw.js";
 import { Policy } from "../policy/policy.js";
 import { exportPolicyModel } from "../sync/export-policy-model.js";
 import { syncPolicy } from "../sync/sync-policy.js";
+import { assertSameRun } from "./assert-same-run.js";
+import { saveSelfPlayCheckpoint } from "./save-self-play-checkpoint.js";
+import type { SelfPlayCheckpoint } from "./self-play-checkpoint.js";
 import type { SelfPlayConfiguration } from "./self-play-configuration.js";
 import { trainOnBatch } from "./train-on-batch.js";
+import { choiceEntropy } from "./choice-entropy.js";
 import type { UpdateMetrics } from "./update-metrics.js";
 
 export interface SelfPlayTrainingOptions {
   /** The base model both roles start from. */
   modelPath: string;
-  /** Run folder: metrics.jsonl, policy versions, final.gguf. */
+  /** Run folder: metrics.jsonl, policy versions, checkpoints/, final.gguf. */
   directory: string;
   configuration: SelfPlayConfiguration;
+  /**
+   * Go on with the run in `directory` from this checkpoint of it
+   * (`findSelfPlayCheckpoint`) instead of starting one; `modelPath` and
+   * `configuration` must be the run's own. metrics.jsonl is cut back to the
+   * checkpoint and the run continues at its next step, as if never stopped.
+   */
+  resume?: SelfPlayCheckpoint;
   /** Told of every step's metrics (progress display). */
   onStep?: (metrics: SelfPlayStepMetrics) => void;
   onEvaluation?: (evaluation: { step: number; heldOutAccuracy: number; n: number }) => void;
@@ -40,6 +53,8 @@ export interface SelfPlayStepMetrics extends UpdateMetrics {
   passRateGap: number;
   /** Share of proposals that were valid problems of the asked cluster. */
   validProposals: number;
+  /** Entropy (nats) of the clusters the proposer's parsed problems fell in: low means it keeps writing one kind. */
+  proposerClusterEntropy: number;
   /** Completion tokens sampled per second of rollout. */
   rolloutTokensPerSecond: number;
   rolloutSeconds: number;
@@ -49,16 +64,23 @@ export interface SelfPlayStepMetrics extends UpdateMetrics {
 
 /**
  * Proposer/solver self-play on arithmetic with one policy in both roles. The
- * loop reads top to bottom: rollout → credit → update → sync → log, with a
- * held-out evaluation every few steps and the final weights in `final.gguf`.
+ * loop reads top to bottom: rollout → credit → update → sync → log →
+ * checkpoint, with a held-out evaluation every few steps and the final weights
+ * in `final.gguf`. Every step ends with a checkpoint, so a killed run resumes
+ * (`resume`) and ends as the uninterrupted run would.
  */
 export async function runSelfPlayTraining(options: SelfPlayTrainingOptions): Promise<{ finalModel: string; evaluations: { step: number; heldOutAccuracy: number }[] }> {
-  const { configuration, directory } = options;
+  const { configuration, directory, resume } = options;
+  if (resume) assertSameRun(directory, resume, options.modelPath, configuration);
   await mkdir(join(directory, "policies"), { recursive: true });
-  const client = await LlamaInferenceClient.create({ modelPath: options.modelPath, sequences: configuration.sequences });
-  const policy = await Policy.load({ modelPath: options.modelPath });
+  const metricsPath = join(directory, RUN_FILES.metrics);
+  // What the killed run logged after its checkpoint (a torn last line too) is logged again below, once.
+  if (resume) await truncate(metricsPath, resume.metricsBytes);
+  const weightsPath = resume ? resolve(directory, resume.weights.path) : options.modelPath;
+  const client = await LlamaInferenceClient.create({ modelPath: weightsPath, sequences: configuration.sequences });
+  const policy = await Policy.load({ modelPath: weightsPath });
   const optimizer = new AdamW(configuration.trainer.optimizer);
-  const metrics = await JsonlAppender.open(join(directory, "metrics.jsonl"));
+  const metrics = await JsonlAppender.open(metricsPath);
   const arena = new Arena({ client, seed: configuration.seed, concurrency: configuration.proposals, samplerDefaults: { temperature: configuration.temperature } })
     .register(
       new ArithmeticProposerEpisode({ solvers: configuration.solvers, reward: { kind: "gaussian", target: configuration.targetPassRate, sigma: configuration.targetSigma } }),
@@ -66,17 +88,28 @@ export async function runSelfPlayTraining(options: SelfPlayTrainingOptions): Pro
     )
     .register(new ArithmeticSolverEpisode());
   const heldOut = problemsOfSplit("held-out").slice(0, configuration.evaluateProblems).map((problem) => ({ problem: problem.text, answer: String(problem.answer) }));
-  const evaluations: { step: number; heldOutAccuracy: number }[] = [];
+  const evaluations: { step: number; heldOutAccuracy: number }[] = [...(resume?.evaluations ?? [])];
   const evaluate = async (step: number) => {
     const { accuracy, n } = await evaluateArithmetic(client, heldOut);
     evaluations.push({ step, heldOutAccuracy: accuracy });
     await metrics.append({ step, heldOutAccuracy: accuracy, n });
     options.onEvaluation?.({ step, heldOutAccuracy: accuracy, n });
   };
-  const minibatchRandom = deriveStream(configuration.seed, "minibatches");
+  // One stream for the whole run, carried across a resume in the checkpoint.
+  const minibatchRandom = resume ? RandomStream.fromState(resume.minibatchRandom) : deriveStream(configuration.seed, "minibatches");
+  const checkpoint = (step: number, weights: string) =>
+    saveSelfPlayCheckpoint({ directory, step, modelPath: options.modelPath, configuration, weightsPath: weights, policy, optimizer, arena, minibatchRandom, metricsPath, evaluations });
   try {
-    await evaluate(0);
-    for (let step = 1; step <= configuration.steps; step++) {
+    if (resume) {
+      // Resume: the state after step k, as the killed run had it; Steps sampled from here carry policy version k.
+      if (resume.step > 0) await client.swapWeights({ policyVersion: resume.step, modelPath: weightsPath });
+      if (resume.optimizer) optimizer.restore(await readOptimizerState(resolve(directory, resume.optimizer.path), policy.variables));
+      arena.restore(resume.arena as ArenaSnapshot);
+    } else {
+      await evaluate(0);
+      await checkpoint(0, options.modelPath);
+    }
+    for (let step = (resume?.step ?? 0) + 1; step <= configuration.steps; step++) {
       // Rollout: proposals for uniformly drawn clusters, each with its solver attempts.
       const rolloutStarted = performance.now();
       const results = await arena.generateRollouts(arena.getBatch([{ episodeType: "arithmetic-propose", count: configuration.proposals }]));
@@ -104,6 +137,9 @@ export async function runSelfPlayTraining(options: SelfPlayTrainingOptions): Pro
       await metrics.append(line);
       options.onStep?.(line);
       if (configuration.evaluateEvery > 0 && step % configuration.evaluateEvery === 0 && step < configuration.steps) await evaluate(step);
+
+      // Checkpoint: everything step + 1 starts from (the synced file is its weights), so a run killed from here on resumes there.
+      await checkpoint(step, sync.path);
     }
     await evaluate(configuration.steps);
     const finalModel = await exportPolicyModel(policy, join(directory, "final.gguf"));
@@ -117,6 +153,7 @@ export async function runSelfPlayTraining(options: SelfPlayTrainingOptions): Pro
 }
 
 function rolloutSummary(results: readonly GenerateResult[], target: number) {
+  const clusters: string[] = [];
   let proposerReward = 0;
   let proposals = 0;
   let valid = 0;
@@ -127,6 +164,7 @@ function rolloutSummary(results: readonly GenerateResult[], target: number) {
     if (result.outcome.status !== "scored") continue;
     proposals++;
     proposerReward += result.rewards.proposer ?? 0;
+    if (typeof result.rollout.artifacts.cluster === "string") clusters.push(result.rollout.artifacts.cluster);
     if (result.rollout.artifacts.verdict !== "valid") continue;
     valid++;
     const rewards = result.children.filter((child) => child.outcome.status === "scored").map((child) => child.rewards.solver ?? 0);
@@ -141,5 +179,6 @@ function rolloutSummary(results: readonly GenerateResult[], target: number) {
     solveRate: solved / Math.max(attempts, 1),
     passRateGap: gapSum / Math.max(valid, 1),
     validProposals: valid / Math.max(results.length, 1),
+    proposerClusterEntropy: choiceEntropy(clusters),
   };
 }

@@ -1,16 +1,19 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { InvalidInputError } from "../../core/errors.js";
+import { readJsonl } from "../../core/jsonl/read-jsonl.js";
 import { parseInput } from "../../core/parse-input.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
 import { writeFileAtomic } from "../../core/write-file-atomic.js";
 import { SelfPlayConfigurationSchema } from "../../../trainers/rl/self-play-configuration.js";
-import { runSelfPlayTraining, type SelfPlayStepMetrics } from "../../../trainers/rl/self-play-training.js";
+import { findSelfPlayCheckpoint } from "../../../trainers/rl/find-self-play-checkpoint.js";
+import type { SelfPlayCheckpoint } from "../../../trainers/rl/self-play-checkpoint.js";
+import { runSelfPlayTraining } from "../../../trainers/rl/self-play-training.js";
 import { trainingReportSvg } from "../../../trainers/rl/training-report-svg.js";
-import { EXIT } from "../cli-io.js";
+import { EXIT, type CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { integerFlag } from "../flag-schemas.js";
 import { parseOptions } from "../parse-options.js";
@@ -22,32 +25,52 @@ export const TrainCommandOptionsSchema = z.object({
   out: z.string().min(1, "a folder path").optional(),
   seed: integerFlag(0, MAX_SEED).optional(),
   steps: integerFlag(1, 1_000_000).optional(),
+  resume: z.string().min(1, "the folder of the run to continue").optional(),
+});
+
+/** The lines of metrics.jsonl the report draws: steps carry rewards, evaluations an accuracy. */
+const ReportLineSchema = z.object({
+  step: z.number(),
+  solverReward: z.number().optional(),
+  proposerReward: z.number().optional(),
 });
 
 /**
  * `selfplay train`: proposer/solver self-play on arithmetic with one policy,
  * trained with GRPO and synced back to the engine every step. Writes the run
- * folder (metrics.jsonl, policies/, final.gguf, report.svg, report.json).
+ * folder (metrics.jsonl, policies/, checkpoints/, final.gguf, report.svg,
+ * report.json); `--resume DIR` continues a run that was killed.
  */
 export async function trainCommand(rawOptions: unknown, { io, now }: CommandContext): Promise<number> {
   const options = parseOptions(TrainCommandOptionsSchema, rawOptions);
-  const fileConfiguration = options.config === undefined ? {} : JSON.parse(await readFile(options.config, "utf8"));
+  if (options.resume !== undefined && options.out !== undefined && resolve(options.out) !== resolve(options.resume)) {
+    throw new InvalidInputError("--out", "no --out with --resume (a resumed run goes on in its own folder)", options.out);
+  }
+  const resumed = options.resume === undefined ? undefined : await resumableCheckpoint(options.resume, io);
+  // A resumed run starts from its own configuration; flags given anyway must agree with it (runSelfPlayTraining checks).
+  const baseConfiguration = options.config === undefined ? (resumed?.configuration ?? {}) : JSON.parse(await readFile(options.config, "utf8"));
   const configuration = parseInput(SelfPlayConfigurationSchema, {
-    ...fileConfiguration,
+    ...baseConfiguration,
     ...(options.seed !== undefined && { seed: options.seed }),
     ...(options.steps !== undefined && { steps: options.steps }),
   }, { fieldName: (path) => `${options.config ?? "configuration"}: ${path.map(String).join(".")}` });
-  const modelPath = options.model ?? bundledArithmeticBase();
-  const directory = options.out ?? join("runs", `train-${now().toISOString().replace(/[:.]/g, "-")}`);
-  if (existsSync(join(directory, "metrics.jsonl"))) throw new InvalidInputError("--out", "a folder without a run in it; choose another --out", directory);
-  io.stderr(`self-play training on ${modelPath}: ${configuration.steps} steps of ${configuration.proposals} proposals × ${configuration.solvers} solvers → ${directory}\n`);
-  const steps: SelfPlayStepMetrics[] = [];
+  const modelPath = options.model ?? resumed?.modelPath ?? bundledArithmeticBase();
+  const directory = options.resume ?? options.out ?? join("runs", `train-${now().toISOString().replace(/[:.]/g, "-")}`);
+  const metricsPath = join(directory, "metrics.jsonl");
+  if (!resumed && existsSync(metricsPath)) {
+    throw new InvalidInputError("--out", "a folder without a run in it; choose another --out, or continue that run with --resume", directory);
+  }
+  io.stderr(
+    resumed
+      ? `resuming ${directory} after step ${resumed.step} of ${configuration.steps}\n`
+      : `self-play training on ${modelPath}: ${configuration.steps} steps of ${configuration.proposals} proposals × ${configuration.solvers} solvers → ${directory}\n`,
+  );
   const result = await runSelfPlayTraining({
     modelPath,
     directory,
     configuration,
+    ...(resumed && { resume: resumed }),
     onStep: (line) => {
-      steps.push(line);
       io.stderr(
         `step ${line.step}/${configuration.steps}: reward proposer ${line.proposerReward.toFixed(3)} solver ${line.solverReward.toFixed(3)}, ` +
           `solve rate ${(100 * line.solveRate).toFixed(1)}%, valid proposals ${(100 * line.validProposals).toFixed(0)}%, ` +
@@ -63,17 +86,31 @@ export async function trainCommand(rawOptions: unknown, { io, now }: CommandCont
     evaluations: result.evaluations,
     finalModel: result.finalModel,
   };
+  // From the file, not this process's steps: a resumed run's report covers the steps before the resume too.
+  const steps = (await readJsonl(metricsPath, ReportLineSchema)).records.filter((line) => line.solverReward !== undefined);
   await writeFileAtomic(join(directory, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
   await writeFileAtomic(
     join(directory, "report.svg"),
     trainingReportSvg("selfplay train: arithmetic self-play", [
-      { name: "solver reward", color: "#1f77b4", points: steps.map((line) => ({ step: line.step, value: line.solverReward })) },
-      { name: "proposer reward", color: "#ff7f0e", points: steps.map((line) => ({ step: line.step, value: line.proposerReward })) },
+      { name: "solver reward", color: "#1f77b4", points: steps.map((line) => ({ step: line.step, value: line.solverReward ?? 0 })) },
+      { name: "proposer reward", color: "#ff7f0e", points: steps.map((line) => ({ step: line.step, value: line.proposerReward ?? 0 })) },
       { name: "held-out accuracy", color: "#2ca02c", points: result.evaluations.map((entry) => ({ step: entry.step, value: entry.heldOutAccuracy })) },
     ]),
   );
   io.stdout(`${JSON.stringify(report)}\n`);
   return EXIT.ok;
+}
+
+/** The newest complete checkpoint of the run in `directory`; checkpoints passed over are named on stderr. */
+async function resumableCheckpoint(directory: string, io: CliIo): Promise<SelfPlayCheckpoint> {
+  const { checkpoint, ignored } = await findSelfPlayCheckpoint(directory);
+  for (const { path, reason } of ignored) io.stderr(`ignoring the checkpoint ${path}: ${reason}\n`);
+  if (checkpoint) return checkpoint;
+  throw new InvalidInputError(
+    "--resume",
+    `the folder of a selfplay train run with a complete checkpoint (checkpoints/step-<k>.json, written after the first evaluation and every step)${ignored.length > 0 ? "; the ones there are incomplete" : ", and this one has none"}`,
+    directory,
+  );
 }
 
 export function registerTrainCommand(program: Command, context: CommandContext): void {
@@ -85,6 +122,7 @@ export function registerTrainCommand(program: Command, context: CommandContext):
     .addOption(new Option("--out <dir>", "run folder (default runs/train-<timestamp>)"))
     .addOption(new Option("--seed <n>", "run seed"))
     .addOption(new Option("--steps <n>", "policy updates (overrides the configuration)"))
+    .addOption(new Option("--resume <dir>", "continue the run in <dir> from its newest checkpoint, with its own configuration and model"))
     .action(async (flags: Record<string, unknown>) => {
       context.setExitCode(await trainCommand(flags, context));
     });

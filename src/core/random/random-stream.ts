@@ -1,8 +1,13 @@
 import seedrandom from "seedrandom";
+import { z } from "zod";
 import { InvalidInputError } from "../errors.js";
+import { parseInput } from "../parse-input.js";
 
-/** Serialisable generator state, so a resumed run continues the same sequence. */
-export type RandomStreamState = seedrandom.State.Arc4;
+const BYTE = z.number().int().min(0).max(255);
+
+/** Serialisable generator state (ARC4's two indices and its 256-byte permutation), so a resumed run continues the same sequence. */
+export const RandomStreamStateSchema = z.object({ i: BYTE, j: BYTE, S: z.array(BYTE).length(256) });
+export type RandomStreamState = z.infer<typeof RandomStreamStateSchema>;
 
 /**
  * A seeded stream of random numbers (seedrandom's ARC4). Every random choice in
@@ -13,6 +18,12 @@ export class RandomStream {
 
   constructor(seed: string, state?: RandomStreamState) {
     this.prng = seedrandom(seed, { state: state ?? true }) as seedrandom.StatefulPRNG<seedrandom.State.Arc4>;
+  }
+
+  /** The stream a `state()` was taken from, continuing where it was (a checkpoint's generator, for instance). */
+  static fromState(state: RandomStreamState): RandomStream {
+    // With a state, seedrandom overwrites whatever the seed set up: the seed string is irrelevant.
+    return new RandomStream("", parseInput(RandomStreamStateSchema, state, { fieldName: (path) => `state.${path.map(String).join(".")}` }));
   }
 
   /** Uniform in [0, 1). */

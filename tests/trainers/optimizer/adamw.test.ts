@@ -30,6 +30,55 @@ describe("AdamW", () => {
   });
 });
 
+describe("AdamW snapshot and restore", () => {
+  /** Ten steps on a quadratic with `switchAt` steps on one optimizer, the rest on a fresh one restored from its snapshot. */
+  async function train(name: string, switchAt: number): Promise<Float32Array> {
+    const weight = tf.variable(tf.tensor2d([[3, -4], [0.5, 2]]), true, name);
+    const configuration = AdamWConfigurationSchema.parse({ learningRate: 0.05, weightDecay: 0.1 });
+    let optimizer = new AdamW(configuration);
+    for (let step = 0; step < 10; step++) {
+      if (step === switchAt) {
+        const snapshot = await optimizer.snapshot();
+        optimizer.dispose();
+        optimizer = new AdamW(configuration);
+        optimizer.restore(snapshot);
+      }
+      const { grads } = tf.variableGrads(() => tf.sum(tf.mul(tf.square(weight), tf.tensor2d([[1, 2], [3, 4]]))) as tf.Scalar, [weight]);
+      optimizer.applyGradients({ [weight.name]: weight }, grads);
+    }
+    optimizer.dispose();
+    const values = Float32Array.from(weight.dataSync());
+    weight.dispose();
+    return values;
+  }
+
+  it("continues exactly where the snapshot was taken: step count and both moments", async () => {
+    const uninterrupted = await train("adamw-snapshot-a", -1);
+    const resumed = await train("adamw-snapshot-b", 4);
+    expect(Array.from(resumed)).toEqual(Array.from(uninterrupted));
+  });
+
+  it("snapshots copies: later steps do not change a snapshot", async () => {
+    const weight = tf.variable(tf.tensor1d([1, 2]), true, "adamw-snapshot-copy");
+    const optimizer = new AdamW(AdamWConfigurationSchema.parse({}));
+    optimizer.applyGradients({ w: weight }, { w: tf.tensor1d([1, 1]) });
+    const snapshot = await optimizer.snapshot();
+    const first = Array.from(snapshot.moments.get("w")!.first);
+    optimizer.applyGradients({ w: weight }, { w: tf.tensor1d([5, 5]) });
+    expect(snapshot.steps).toBe(1);
+    expect(Array.from(snapshot.moments.get("w")!.first)).toEqual(first);
+    expect(snapshot.moments.get("w")!.shape).toEqual([2]);
+    optimizer.dispose();
+  });
+
+  it("refuses moments that do not fit their shape", () => {
+    const optimizer = new AdamW(AdamWConfigurationSchema.parse({}));
+    const moments = new Map([["w", { shape: [3], first: new Float32Array(2), second: new Float32Array(3) }]]);
+    expect(() => optimizer.restore({ steps: 1, moments })).toThrow(/snapshot\.moments\["w"\]/);
+    expect(() => optimizer.restore({ steps: -1, moments: new Map() })).toThrow(/snapshot\.steps/);
+  });
+});
+
 describe("clipGradientNorm", () => {
   it("scales gradients to the maximum global norm and reports the norm before clipping", () => {
     const { gradients, norm } = clipGradientNorm({ a: tf.tensor1d([3, 0]), b: tf.tensor1d([4]) }, 1);

@@ -1,0 +1,82 @@
+import { appendFile, mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
+import { findSelfPlayCheckpoint } from "../../../trainers/rl/find-self-play-checkpoint.js";
+import { SelfPlayConfigurationSchema, type SelfPlayConfiguration } from "../../../trainers/rl/self-play-configuration.js";
+import { runSelfPlayTraining } from "../../../trainers/rl/self-play-training.js";
+import { maxWeightDifference, metricsDifferences, metricsWithoutTimings } from "./run-comparison.js";
+
+/** Stands in for SIGKILL: thrown from the log phase of step 3, after its metrics line and policy file, before its checkpoint. */
+class KilledError extends Error {}
+
+describe("runSelfPlayTraining resumed from a checkpoint (real engine, tfjs trainer)", () => {
+  let folder: string;
+  let modelPath: string;
+  let configuration: SelfPlayConfiguration;
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), "selfplay-resume-"));
+    modelPath = (await createRandomModel({ path: join(folder, "tiny.gguf"), preset: "tiny", architecture: "llama", seed: 1 })).path;
+    // A random model's proposals are all invalid, so every advantage is 0: the entropy bonus and weight
+    // decay make the weights move anyway, two epochs of two-record minibatches use the shuffling stream,
+    // and the evaluation after step 2 puts one inside the resumed span.
+    configuration = SelfPlayConfigurationSchema.parse({
+      proposals: 4,
+      solvers: 2,
+      sequences: 4,
+      evaluateEvery: 2,
+      evaluateProblems: 8,
+      steps: 3,
+      seed: 3,
+      trainer: { algorithm: "grpo", epochs: 2, minibatchSize: 2, loss: { entropyCoefficient: 0.05 }, optimizer: { learningRate: 1e-3, weightDecay: 0.01 } },
+    });
+  });
+
+  it("ends with the metrics and weights of the run that was never stopped", async () => {
+    const uninterrupted = join(folder, "uninterrupted");
+    await runSelfPlayTraining({ modelPath, directory: uninterrupted, configuration });
+
+    const killed = join(folder, "killed");
+    const run = runSelfPlayTraining({
+      modelPath,
+      directory: killed,
+      configuration,
+      onStep: (line) => {
+        if (line.step === 3) throw new KilledError("killed during step 3");
+      },
+    });
+    await expect(run).rejects.toBeInstanceOf(KilledError);
+    // What SIGKILL can leave: a line cut mid-write after the step-3 line, and a torn manifest of the checkpoint it was writing.
+    await appendFile(join(killed, "metrics.jsonl"), '{"step":3,"reward":0.1');
+    const manifest = await readFile(join(killed, "checkpoints", "step-2.json"), "utf8");
+    await writeFile(join(killed, "checkpoints", "step-3.json"), manifest.slice(0, 100));
+
+    const { checkpoint, ignored } = await findSelfPlayCheckpoint(killed);
+    expect(checkpoint?.step).toBe(2);
+    expect(ignored.map((entry) => entry.path)).toEqual([join(killed, "checkpoints", "step-3.json")]);
+    expect(checkpoint?.optimizer).not.toBeNull();
+    expect(checkpoint?.weights.path).toBe(join("policies", "policy-v2.gguf"));
+    await runSelfPlayTraining({ modelPath, directory: killed, configuration, resume: checkpoint! });
+
+    const expected = await metricsWithoutTimings(join(uninterrupted, "metrics.jsonl"));
+    expect(expected.map((line) => [line.step, "heldOutAccuracy" in line])).toEqual([[0, true], [1, false], [2, false], [2, true], [3, false], [3, true]]);
+    expect(metricsDifferences(await metricsWithoutTimings(join(killed, "metrics.jsonl")), expected)).toEqual([]);
+    // The run trained: the weights moved, and the optimizer's moments shaped every step.
+    expect(expected.filter((line) => "gradientNorm" in line).every((line) => (line.gradientNorm as number) > 0)).toBe(true);
+    expect(await maxWeightDifference(modelPath, join(uninterrupted, "final.gguf"))).toBeGreaterThan(1e-4);
+    expect(await maxWeightDifference(join(uninterrupted, "final.gguf"), join(killed, "final.gguf"))).toBeLessThanOrEqual(1e-6);
+    // Only the newest checkpoint stays.
+    expect(await readdir(join(killed, "checkpoints"))).toEqual(["step-3.json", "step-3.optimizer.gguf"]);
+  });
+
+  it("refuses to resume with another configuration or model, before touching the run", async () => {
+    const directory = join(folder, "uninterrupted");
+    const { checkpoint } = await findSelfPlayCheckpoint(directory);
+    const before = await readFile(join(directory, "metrics.jsonl"), "utf8");
+    await expect(runSelfPlayTraining({ modelPath, directory, configuration: { ...configuration, seed: 4 }, resume: checkpoint! })).rejects.toThrow(/differs in seed 3 → 4/);
+    await expect(runSelfPlayTraining({ modelPath: join(folder, "other.gguf"), directory, configuration, resume: checkpoint! })).rejects.toThrow(/differs in model/);
+    expect(await readFile(join(directory, "metrics.jsonl"), "utf8")).toBe(before);
+  });
+});
