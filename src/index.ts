@@ -149,6 +149,55 @@ export { RunDirectory, RUN_FILES } from "./arena/run-directory.js";
 export { runBatches, type RunBatchesOptions } from "./arena/run-batches.js";
 export type { BatchMetrics } from "./arena/batch-metrics.js";
 
+// Curriculum: the process reward model (PRM) and frontier-aware cluster selection
+export { PrmStateSchema, PrmExampleSchema, type PrmState, type PrmExample } from "./curriculum/prm/prm-state.js";
+export type { PrmScorer } from "./curriculum/prm/prm-scorer.js";
+export { OnnxPrmScorer, type OnnxPrmScorerOptions } from "./curriculum/prm/onnx-prm-scorer.js";
+export type { Featuriser } from "./curriculum/prm/featuriser.js";
+export {
+  FeaturiserSettingsSchema,
+  HashedNgramSettingsSchema,
+  EmbeddingSettingsSchema,
+  type FeaturiserSettings,
+  type HashedNgramSettings,
+  type EmbeddingSettings,
+} from "./curriculum/prm/featuriser-settings.js";
+export { HashedNgramFeaturiser, type HashedNgramFeaturiserOptions } from "./curriculum/prm/hashed-ngram-featuriser.js";
+export { EmbeddingFeaturiser, stateText, type TextEmbedder } from "./curriculum/prm/embedding-featuriser.js";
+export { LlamaTextEmbedder, LlamaTextEmbedderOptionsSchema, type LlamaTextEmbedderOptions } from "./inference/embeddings/llama-text-embedder.js";
+export {
+  PrmMetadataSchema,
+  PrmNetworkShapeSchema,
+  PrmTrainingSummarySchema,
+  PRM_FILES,
+  type PrmMetadata,
+  type PrmNetworkShape,
+  type PrmTrainingSummary,
+} from "./curriculum/prm/prm-metadata.js";
+export { readPrmMetadata } from "./curriculum/prm/read-prm-metadata.js";
+export { readPrmExamples, type PrmExamples } from "./curriculum/prm/read-prm-examples.js";
+export { expandGlob } from "./curriculum/expand-glob.js";
+export { areaUnderRocCurve } from "./curriculum/metrics/area-under-roc-curve.js";
+export { brierScore } from "./curriculum/metrics/brier-score.js";
+export { expectedCalibrationError } from "./curriculum/metrics/expected-calibration-error.js";
+export { clusterPriorScores, type ClusterLabel } from "./curriculum/metrics/cluster-prior-scores.js";
+export { prmMetrics, PrmMetricsSchema, type PrmMetrics } from "./curriculum/metrics/prm-metrics.js";
+export { FrontierTracker, type FrontierTrackerOptions, type FrontierSignals } from "./curriculum/frontier/frontier-tracker.js";
+export { FrontierSettingsSchema, type FrontierSettings, type FrontierSettingsInput } from "./curriculum/frontier/frontier-settings.js";
+export { ClusterOutcomeSchema, type ClusterOutcome } from "./curriculum/frontier/cluster-outcome.js";
+export type { ClusterStats } from "./curriculum/frontier/cluster-history.js";
+export {
+  FrontierDecisionSchema,
+  FrontierReasonSchema,
+  FrontierFallbackSchema,
+  FRONTIER_TARGET_HINT,
+  type FrontierDecision,
+  type FrontierReason,
+  type FrontierFallback,
+} from "./curriculum/frontier/frontier-decision.js";
+export { boundaryUncertainty, clusterRarity } from "./curriculum/frontier/frontier-signals.js";
+export { PrmModelError, InvalidPrmScoreError } from "./core/errors.js";
+
 // Examples from the specification
 export { DebateEpisode, DEBATE_TOPICS, type DebateEpisodeOptions, type DebateArtifact } from "./examples/debate/debate-episode.js";
 export {

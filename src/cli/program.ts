@@ -6,6 +6,7 @@ import {
   InvalidAdapterFileError,
   InvalidInputError,
   InvalidModelFileError,
+  PrmModelError,
   UnsupportedSchemaError,
 } from "../core/errors.js";
 import { EXIT, type CliIo } from "./cli-io.js";
@@ -16,14 +17,15 @@ import { registerEvalCommand } from "./commands/eval-command.js";
 import { registerGenerateCommand } from "./commands/generate-command.js";
 import { registerModelCommands } from "./commands/model-command.js";
 import { registerPretrainCommand } from "./commands/pretrain-command.js";
+import { registerPrmCommands } from "./commands/prm-command.js";
 import { registerRunCommand } from "./commands/run-command.js";
 import { registerTrainCommand } from "./commands/train-command.js";
 
 /** Errors that mean the user's input (a flag, a file) was wrong: exit 2 with the message alone, no stack. */
-const BAD_INPUT_ERRORS = [InvalidInputError, CorruptJsonlError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError];
+const BAD_INPUT_ERRORS = [InvalidInputError, CorruptJsonlError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError, PrmModelError];
 
 /** Every command module, in the order `--help` lists them. */
-const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand, registerTrainCommand];
+const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand, registerTrainCommand, registerPrmCommands];
 
 export interface MainOptions {
   io: CliIo;

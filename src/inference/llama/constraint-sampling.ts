@@ -1,4 +1,4 @@
-import { LlamaGrammarEvaluationState, TokenBias, type Llama, type LlamaGrammar, type LlamaModel } from "node-llama-cpp";
+import { LlamaGrammarEvaluationState, TokenBias, type Llama, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
 import { InvalidInputError } from "../../core/errors.js";
 import type { Constraint, LogitBias } from "../../core/schemas/constraint.js";
 import { jsonSchemaToGbnf } from "../grammar/json-schema-to-gbnf.js";
@@ -20,7 +20,7 @@ export class ConstraintCompiler {
 
   /** A fresh evaluation state (one per sequence: it tracks that sequence's progress through the grammar). */
   async samplingFor(model: LlamaModel, constraint: Constraint): Promise<ConstrainedSampling> {
-    const gbnf = constraint.kind === "grammar" ? constraint.gbnf : jsonSchemaToGbnf(constraint.schema);
+    const gbnf = grammarTextFor(constraint);
     let grammar = this.grammars.get(gbnf);
     if (!grammar) {
       grammar = this.llama.createGrammar({ grammar: gbnf });
@@ -34,8 +34,14 @@ export class ConstraintCompiler {
   }
 }
 
-function tokenBiasFor(model: LlamaModel, logitBias: LogitBias): TokenBias {
-  const bias = new TokenBias(model.tokenizer);
+/** The GBNF text a constraint compiles to. */
+export function grammarTextFor(constraint: Constraint): string {
+  return constraint.kind === "grammar" ? constraint.gbnf : jsonSchemaToGbnf(constraint.schema);
+}
+
+/** A logit bias keyed by token text, keyed by token id instead; each text must be exactly one token. */
+export function logitBiasTokenIds(model: LlamaModel, logitBias: LogitBias): Map<Token, number> {
+  const bias = new Map<Token, number>();
   for (const [text, logit] of Object.entries(logitBias)) {
     const tokens = model.tokenize(text, true);
     if (tokens.length !== 1) {
@@ -45,7 +51,13 @@ function tokenBiasFor(model: LlamaModel, logitBias: LogitBias): TokenBias {
         text,
       );
     }
-    bias.set(tokens[0] as (typeof tokens)[number], { logit });
+    bias.set(tokens[0] as Token, logit);
   }
+  return bias;
+}
+
+function tokenBiasFor(model: LlamaModel, logitBias: LogitBias): TokenBias {
+  const bias = new TokenBias(model.tokenizer);
+  for (const [token, logit] of logitBiasTokenIds(model, logitBias)) bias.set(token, { logit });
   return bias;
 }

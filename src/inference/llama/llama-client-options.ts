@@ -22,5 +22,14 @@ export const LlamaInferenceClientOptionsSchema = z.object({
   threads: z.number().int().min(1).default(1),
   /** Use a GPU if node-llama-cpp finds one. Default false (CPU). */
   gpu: z.boolean().default(false),
+  /**
+   * What decodes: "native" (selfplay's C++ loop: no JavaScript per token,
+   * continuous batching; about 2× the tokens/s, see benchmarks/native-decode.ts),
+   * "node-llama-cpp" (its own evaluate API), or
+   * "auto" (default): native when its addon is built, else node-llama-cpp with
+   * one warning. Both record the same logprobs; sampled tokens differ between
+   * them at temperature > 0 (each is deterministic per seed), greedy ones agree.
+   */
+  decoder: z.enum(["native", "node-llama-cpp", "auto"]).default("auto"),
 });
 export type LlamaInferenceClientOptions = z.input<typeof LlamaInferenceClientOptionsSchema>;

@@ -1,4 +1,4 @@
-import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
+import type { LlamaModel, Token } from "node-llama-cpp";
 import { InvalidInputError } from "../../core/errors.js";
 import type {
   GenerateOptions,
@@ -10,17 +10,21 @@ import type {
 } from "../../core/inference-client.js";
 import { WeightUpdateSchema } from "../../core/inference-client.js";
 import { resolve } from "node:path";
-import type { FinishReason } from "../../core/schemas/step.js";
 import { LlamaInferenceClientOptionsSchema, type LlamaInferenceClientOptions } from "./llama-client-options.js";
 import { validateModelFile } from "../model-files/validate-model-file.js";
 import { validateLoraAdapter } from "../model-files/validate-lora-adapter.js";
 import { loadLlama } from "./load-llama.js";
 import { promptFormatFor, type PromptFormat } from "./prompt-format.js";
-import { SequencePool } from "./sequence-pool.js";
-import { ConstraintCompiler, type ConstrainedSampling } from "./constraint-sampling.js";
+import { ConstraintCompiler } from "./constraint-sampling.js";
 import { parseInput } from "../../core/parse-input.js";
+import { chooseDecoder, type Decoder } from "./choose-decoder.js";
+import { firstStop } from "./first-stop.js";
+import { NativePolicyDecoder } from "./native-policy-decoder.js";
+import { NodeLlamaCppDecoder } from "./node-llama-cpp-decoder.js";
+import type { DecodedCompletion, DecodeJob, PolicyDecoder } from "./policy-decoder.js";
 
-type ParsedOptions = ReturnType<typeof LlamaInferenceClientOptionsSchema.parse>;
+/** The options with the decoder settled: "auto" is resolved once, when the client is created. */
+type ParsedOptions = Omit<ReturnType<typeof LlamaInferenceClientOptionsSchema.parse>, "decoder"> & { decoder: Decoder };
 
 /**
  * Adapters loaded onto one model before the next swap loads the base afresh:
@@ -39,36 +43,32 @@ interface LoadedModel {
   users: number;
 }
 
-/** One served policy version: a model, an optional adapter, a context, and the bookkeeping to retire it safely. */
+/** One served policy version: a model, an optional adapter, its decoder, and the bookkeeping to retire it safely. */
 interface ServedPolicy {
   version: number;
   loaded: LoadedModel;
   model: LlamaModel;
-  context: LlamaContext;
-  pool: SequencePool;
+  decoder: PolicyDecoder;
   format: PromptFormat;
-  contextSize: number;
   inFlight: number;
   retired: boolean;
 }
 
 /**
- * An InferenceClient over any GGUF model through node-llama-cpp. Each request
- * takes one sequence of a shared context, so up to `sequences` requests decode
- * together. For every completion token it records the id and the log of the
- * probability the sampler drew it with; with `topK: 0, topP: 1, minP: 0` (the
- * training defaults) that is the full temperature-scaled distribution.
+ * An InferenceClient over any GGUF model. node-llama-cpp reads the model,
+ * tokenises and applies chat templates; the decoding runs in selfplay's native
+ * loop (or node-llama-cpp's own path, see the `decoder` option), up to
+ * `sequences` requests at a time. For every completion token it records the id
+ * and the log of the probability the sampler drew it with; with `topK: 0,
+ * topP: 1, minP: 0` (the training defaults) that is the full temperature-scaled distribution.
  */
 export class LlamaInferenceClient implements InferenceClient {
   readonly capabilities: InferenceCapabilities;
   private served: ServedPolicy;
   private swap: Promise<void> | undefined;
 
-  private readonly constraints: ConstraintCompiler;
-
-  private constructor(private readonly options: ParsedOptions, served: ServedPolicy, llama: Llama) {
+  private constructor(private readonly options: ParsedOptions, served: ServedPolicy, private readonly constraints: ConstraintCompiler) {
     this.served = served;
-    this.constraints = new ConstraintCompiler(llama);
     this.capabilities = {
       tokenIds: true,
       exactLogprobs: options.mode === "exact",
@@ -80,9 +80,16 @@ export class LlamaInferenceClient implements InferenceClient {
   }
 
   static async create(options: LlamaInferenceClientOptions): Promise<LlamaInferenceClient> {
-    const parsed = parseInput(LlamaInferenceClientOptionsSchema, options);
+    const input = parseInput(LlamaInferenceClientOptionsSchema, options);
+    const parsed: ParsedOptions = { ...input, decoder: await chooseDecoder(input.decoder, input.gpu) };
+    const constraints = new ConstraintCompiler(await loadLlama(parsed.gpu));
     const loaded = await loadModel(parsed, parsed.modelPath);
-    return new LlamaInferenceClient(parsed, await servePolicy(parsed, loaded, parsed.loraPath, 0), await loadLlama(parsed.gpu));
+    return new LlamaInferenceClient(parsed, await servePolicy(parsed, loaded, constraints, parsed.loraPath, 0), constraints);
+  }
+
+  /** What decodes: "native" (selfplay's loop) or "node-llama-cpp" (its own API). */
+  get decoder(): Decoder {
+    return this.options.decoder;
   }
 
   get policyVersion(): number {
@@ -104,7 +111,9 @@ export class LlamaInferenceClient implements InferenceClient {
     const served = this.served;
     served.inFlight++;
     try {
-      return await Promise.all(requests.map((request) => this.generateOne(served, request, options.signal)));
+      const jobs = requests.map((request) => jobFor(served, request));
+      const completions = await served.decoder.decode(jobs, options.signal);
+      return completions.map((completion, index) => outputFor(served, jobs[index] as DecodeJob, completion));
     } finally {
       served.inFlight--;
       if (served.retired && served.inFlight === 0) await disposePolicy(served);
@@ -130,7 +139,7 @@ export class LlamaInferenceClient implements InferenceClient {
         throw new InvalidInputError("loraPath", "a file path not used before on this model (node-llama-cpp caches adapters by path; write each version to a new file)", parsed.loraPath);
       }
       const loaded = reuse ? current.loaded : await loadModel(this.options, basePath);
-      const next = await servePolicy(this.options, loaded, parsed.loraPath, parsed.policyVersion);
+      const next = await servePolicy(this.options, loaded, this.constraints, parsed.loraPath, parsed.policyVersion);
       this.served = next;
       current.retired = true;
       if (current.inFlight === 0) await disposePolicy(current);
@@ -144,108 +153,60 @@ export class LlamaInferenceClient implements InferenceClient {
     this.served.retired = true;
     if (this.served.inFlight === 0) await disposePolicy(this.served);
   }
-
-  private async generateOne(served: ServedPolicy, request: GenerationRequest, signal: AbortSignal | undefined): Promise<GenerationOutput> {
-    const constrained = request.constraint === null ? undefined : await this.constraints.samplingFor(served.model, request.constraint);
-    const promptTokens = served.format.tokenize(request.messages);
-    const room = served.contextSize - promptTokens.length;
-    if (room < 1) {
-      throw new InvalidInputError(
-        "messages",
-        `a prompt shorter than the context of ${served.contextSize} tokens (this one has ${promptTokens.length}); shorten it or raise contextSize`,
-      );
-    }
-    const sequence = await served.pool.acquire();
-    try {
-      await sequence.clearHistory();
-      return await this.decode(served, sequence, promptTokens, request, Math.min(request.sampler.maxTokens, room), constrained, signal);
-    } finally {
-      served.pool.release(sequence);
-    }
-  }
-
-  private async decode(
-    served: ServedPolicy,
-    sequence: LlamaContextSequence,
-    promptTokens: Token[],
-    request: GenerationRequest,
-    tokenBudget: number,
-    constrained: ConstrainedSampling | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<GenerationOutput> {
-    const { sampler } = request;
-    const completionTokenIds: number[] = [];
-    const completionLogprobs: number[] = [];
-    const textTokens: Token[] = [];
-    let finishReason: FinishReason = "length";
-    let stopAt: number | undefined;
-    const evaluation = sequence.evaluateWithMetadata(
-      promptTokens,
-      { confidence: true },
-      // With a grammar, node-llama-cpp masks before the sampler chain when confidence is asked for, so the
-      // recorded probability is the one under the masked (and biased) distribution the token was drawn from.
-      {
-        temperature: sampler.temperature,
-        topK: sampler.topK,
-        topP: sampler.topP,
-        minP: sampler.minP,
-        seed: sampler.seed,
-        yieldEogToken: true,
-        ...constrained,
-      },
-    );
-    for await (const { token, confidence } of evaluation) {
-      if (signal?.aborted) {
-        finishReason = "abort";
-        break;
-      }
-      completionTokenIds.push(token);
-      completionLogprobs.push(Math.log(confidence));
-      // An end-of-generation token is kept among the tokens (the policy chose to stop) but not in the text.
-      if (served.model.isEogToken(token)) {
-        finishReason = "stop";
-        break;
-      }
-      textTokens.push(token);
-      // Detokenising the completion after every token is quadratic: do it only when a stop string needs checking.
-      stopAt = sampler.stop.length > 0 ? firstStop(served.model.detokenize(textTokens), sampler.stop) : undefined;
-      if (stopAt !== undefined) {
-        finishReason = "stop";
-        break;
-      }
-      if (completionTokenIds.length >= tokenBudget) break;
-    }
-    const decoded = served.model.detokenize(textTokens);
-    const text = stopAt === undefined ? decoded : decoded.slice(0, stopAt);
-    return {
-      text,
-      promptTokenIds: Int32Array.from(promptTokens),
-      completionTokenIds: Int32Array.from(completionTokenIds),
-      completionLogprobs: Float64Array.from(completionLogprobs),
-      finishReason,
-      constrained: constrained !== undefined,
-      policyVersion: served.version,
-    };
-  }
 }
 
-function firstStop(text: string, stops: readonly string[]): number | undefined {
-  let first: number | undefined;
-  for (const stop of stops) {
-    const index = text.indexOf(stop);
-    if (index >= 0 && (first === undefined || index < first)) first = index;
+/** Tokenises a request and fits its completion into the context; a prompt that does not fit is refused, never truncated. */
+function jobFor(served: ServedPolicy, request: GenerationRequest): DecodeJob {
+  const promptTokens = served.format.tokenize(request.messages);
+  const { contextSize } = served.decoder;
+  const room = contextSize - promptTokens.length;
+  if (room < 1) {
+    throw new InvalidInputError(
+      "messages",
+      `a prompt shorter than the context of ${contextSize} tokens (this one has ${promptTokens.length}); shorten it or raise contextSize`,
+    );
   }
-  return first;
+  return { promptTokens, request, tokenBudget: Math.min(request.sampler.maxTokens, room) };
+}
+
+/**
+ * The text of a completion: an end-of-generation token is kept among the
+ * tokens (the policy chose to stop) but not in the text, and the text ends
+ * before the first stop string.
+ */
+function outputFor(served: ServedPolicy, job: DecodeJob, completion: DecodedCompletion): GenerationOutput {
+  const tokens = Array.from(completion.completionTokenIds) as Token[];
+  const last = tokens.at(-1);
+  const textTokens = last !== undefined && served.model.isEogToken(last) ? tokens.slice(0, -1) : tokens;
+  const decoded = served.model.detokenize(textTokens);
+  const stopAt = firstStop(decoded, job.request.sampler.stop);
+  return {
+    text: stopAt === undefined ? decoded : decoded.slice(0, stopAt),
+    promptTokenIds: Int32Array.from(job.promptTokens),
+    completionTokenIds: completion.completionTokenIds,
+    completionLogprobs: completion.completionLogprobs,
+    finishReason: stopAt !== undefined && completion.finishReason === "length" ? "stop" : completion.finishReason,
+    constrained: job.request.constraint !== null,
+    policyVersion: served.version,
+  };
 }
 
 async function loadModel(options: ParsedOptions, modelPath: string): Promise<LoadedModel> {
   // llama.cpp aborts the whole process on some malformed files; our checks raise a named error instead.
   await validateModelFile(modelPath);
   const llama = await loadLlama(options.gpu);
-  return { path: modelPath, model: await llama.loadModel({ modelPath }), adapterPaths: new Set(), users: 0 };
+  // The native loop loads the weights itself: node-llama-cpp then needs only the vocabulary (tokenizer, chat template).
+  const model = await llama.loadModel({ modelPath, vocabOnly: options.decoder === "native" });
+  return { path: modelPath, model, adapterPaths: new Set(), users: 0 };
 }
 
-async function servePolicy(options: ParsedOptions, loaded: LoadedModel, loraPath: string | undefined, version: number): Promise<ServedPolicy> {
+async function servePolicy(
+  options: ParsedOptions,
+  loaded: LoadedModel,
+  constraints: ConstraintCompiler,
+  loraPath: string | undefined,
+  version: number,
+): Promise<ServedPolicy> {
   if (loraPath !== undefined) {
     await validateLoraAdapter(loraPath, loaded.path);
     loaded.adapterPaths.add(resolve(loraPath));
@@ -253,28 +214,19 @@ async function servePolicy(options: ParsedOptions, loaded: LoadedModel, loraPath
   const { model } = loaded;
   loaded.users++;
   try {
-    const context = await model.createContext({
+    const decoderOptions = {
       sequences: options.sequences,
-      contextSize: options.contextSize ?? Math.min(model.trainContextSize, 2048),
+      // From the file's metadata: a vocabulary-only model (native decoder) reports no training context.
+      contextSize: options.contextSize ?? Math.min(model.fileInsights.trainContextSize ?? 2048, 2048),
       threads: options.threads,
-      ...(loraPath !== undefined && { lora: { adapters: [{ filePath: loraPath, scale: 1 }] } }),
-      ...(options.mode === "exact"
-        ? { flashAttention: false, experimentalKvCacheKeyType: "F32", experimentalKvCacheValueType: "F32" }
-        : {}),
-    });
-    const sequences = Array.from({ length: options.sequences }, () => context.getSequence());
-    return {
-      version,
-      loaded,
-      model,
-      context,
-      pool: new SequencePool(sequences),
-      format: promptFormatFor(model),
-      // llama.cpp may round the requested size up; prompts are checked against what it made.
-      contextSize: context.contextSize,
-      inFlight: 0,
-      retired: false,
+      mode: options.mode,
+      ...(loraPath !== undefined && { loraPath }),
     };
+    const decoder =
+      options.decoder === "native"
+        ? await NativePolicyDecoder.create(model, { ...decoderOptions, modelPath: loaded.path, gpu: options.gpu })
+        : await NodeLlamaCppDecoder.create(model, constraints, decoderOptions);
+    return { version, loaded, model, decoder, format: promptFormatFor(model), inFlight: 0, retired: false };
   } catch (error) {
     loaded.users--;
     if (loaded.users === 0) await model.dispose();
@@ -283,7 +235,7 @@ async function servePolicy(options: ParsedOptions, loaded: LoadedModel, loraPath
 }
 
 async function disposePolicy(served: ServedPolicy): Promise<void> {
-  await served.context.dispose();
+  await served.decoder.dispose();
   served.loaded.users--;
   if (served.loaded.users === 0) await served.model.dispose();
 }

@@ -1,0 +1,44 @@
+{
+  # The native generation loop. Built by scripts/build-native.mjs during `npm install`;
+  # compiled against the llama.cpp headers of the release node-llama-cpp ships, and linked
+  # to no llama.cpp at build time: it resolves node-llama-cpp's libllama at run time.
+  "variables": {
+    "llama_headers%": "<!(node scripts/build-native.mjs --headers)"
+  },
+  "targets": [
+    {
+      "target_name": "selfplay_native",
+      "sources": [
+        "native/addon.cpp",
+        "native/engine-object.cpp",
+        "native/generation-loop.cpp",
+        "native/llama-library.cpp",
+        "native/model-object.cpp",
+        "native/request-parsing.cpp",
+        "native/request-sampler.cpp"
+      ],
+      "include_dirs": [
+        "<!(node -p \"require('node-addon-api').include_dir\")",
+        "<(llama_headers)",
+        "<(llama_headers)/include",
+        "<(llama_headers)/ggml/include"
+      ],
+      "defines": [
+        "NAPI_VERSION=8",
+        "NAPI_CPP_EXCEPTIONS",
+        "NODE_ADDON_API_CPP_EXCEPTIONS_ALL",
+        "NODE_ADDON_API_DISABLE_DEPRECATED"
+      ],
+      "cflags!": ["-fno-exceptions"],
+      "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17"],
+      "cflags_cc": ["-std=c++17", "-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+      "libraries": ["-ldl"],
+      "xcode_settings": {
+        "GCC_ENABLE_CPP_EXCEPTIONS": "YES",
+        "CLANG_CXX_LANGUAGE_STANDARD": "c++17",
+        "MACOSX_DEPLOYMENT_TARGET": "11.0",
+        "OTHER_CPLUSPLUSFLAGS": ["-O2"]
+      }
+    }
+  ]
+}

@@ -1,0 +1,80 @@
+// The whole binding of the native addon (native/, built to build/Release/selfplay_native.node),
+// declared once. Only load-native-addon.ts loads it and only the native/ wrappers call it;
+// none of these types leaves src/inference/native.
+
+/** Module exports of selfplay_native.node. */
+export interface AddonBinding {
+  /** llama.cpp release whose headers the addon was compiled against, e.g. "v0.4.0". */
+  readonly llamaCppRelease: string;
+  readonly llamaCppCommit: string;
+  /** Paths of the libllama shared objects loaded into this process (node-llama-cpp's). */
+  findLoadedLlamaLibraries(): string[];
+  /** Resolves the addon's llama.cpp functions from that library; once per process. Throws when it cannot. */
+  bindLlamaLibrary(path: string): void;
+  /** Loads a GGUF model off the JavaScript thread. `gpuLayers`: -1 all layers on the GPU, 0 none. */
+  loadModel(options: { path: string; gpuLayers: number }): Promise<AddonModel>;
+}
+
+export interface AddonModel {
+  readonly vocabularySize: number;
+  readonly trainContextSize: number;
+  createEngine(options: AddonEngineOptions): Promise<AddonEngine>;
+  /** Releases the model; engines made from it keep it alive until they are disposed. */
+  dispose(): Promise<void>;
+}
+
+export interface AddonEngineOptions {
+  sequences: number;
+  /** Tokens of context per sequence; llama.cpp rounds it up to a multiple of 256. */
+  contextSize: number;
+  threads: number;
+  /** f32 KV cache and no flash attention. */
+  exact: boolean;
+  loraPath?: string;
+}
+
+export interface AddonEngine {
+  /** Tokens of context each sequence has, as llama.cpp made it. */
+  readonly contextSize: number;
+  readonly sequences: number;
+  /** `callId` names the call for `abort`; it must not be in flight already. */
+  generate(requests: readonly AddonGenerationRequest[], callId: number): Promise<AddonGenerationResult[]>;
+  /** Ends the call's unfinished requests with finishReason "abort" at the next step. Unknown ids are ignored. */
+  abort(callId: number): void;
+  /** Stops the loop (pending calls reject) and frees the context. */
+  dispose(): Promise<void>;
+}
+
+export interface AddonGenerationRequest {
+  promptTokens: Int32Array;
+  /** Cut to the room the context leaves after the prompt. */
+  maxTokens: number;
+  temperature: number;
+  topK: number;
+  topP: number;
+  minP: number;
+  seed: number;
+  /** GBNF text; `grammarRoot` defaults to "root". */
+  grammar?: string;
+  grammarRoot?: string;
+  /** Added to the logits of these tokens before the grammar mask and the temperature. */
+  logitBiasTokens?: Int32Array;
+  logitBiasValues?: Float64Array;
+  /** UTF-8 strings; a request ends at the token that completes one. */
+  stopSequences?: string[];
+}
+
+export interface AddonGenerationResult {
+  tokens: Int32Array;
+  /** Natural log of each token's probability under the distribution it was drawn from; 0 when greedy. */
+  logprobs: Float64Array;
+  finishReason: "stop" | "length" | "abort";
+}
+
+/** `code` of the errors the addon throws or rejects with. */
+export type AddonErrorCode =
+  | "SELFPLAY_INVALID_ARGUMENT"
+  | "SELFPLAY_INVALID_GRAMMAR"
+  | "SELFPLAY_DISPOSED"
+  | "SELFPLAY_LOAD_FAILED"
+  | "SELFPLAY_GENERATION_FAILED";
