@@ -17,6 +17,7 @@ import { selectTrainableRecords, type SelectedRecords } from "./select-trainable
 import type { TrainerConfiguration } from "./trainer-configuration.js";
 import type { UpdateMetrics } from "./update-metrics.js";
 import { zeroAdvantageGroupShare } from "./zero-advantage-share.js";
+import { concatenateArrays } from "./concatenate-arrays.js";
 
 export interface TrainOnBatchOptions {
   policy: Policy;
@@ -131,7 +132,7 @@ export async function trainOnBatch(records: readonly TrainingRecord[], options: 
     gradientNorm: totals.gradientNorm / Math.max(totals.steps, 1),
     responseLength: trainedTokens / trained.length,
     zeroAdvantageGroups: zeroAdvantageGroupShare(trained),
-    mismatchKl: mismatchKl(engineFlat, concatenate(oldLogprobs)),
+    mismatchKl: mismatchKl(engineFlat, concatenateArrays(oldLogprobs)),
     importanceWeight: perMinibatch(totals.importance),
     trainedRecords: trained.length,
     trainedTokens,
@@ -208,15 +209,6 @@ function minibatches(count: number, size: number, random: () => number): number[
   return chunks;
 }
 
-function concatenate(arrays: readonly Float64Array[]): Float64Array {
-  const result = new Float64Array(arrays.reduce((sum, array) => sum + array.length, 0));
-  let offset = 0;
-  for (const array of arrays) {
-    result.set(array, offset);
-    offset += array.length;
-  }
-  return result;
-}
 
 function mean(values: readonly number[]): number {
   return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;

@@ -1,9 +1,7 @@
 import { GgufReader } from "../../src/gguf/gguf-reader.js";
 import { writeGguf, type GgufTensorInput } from "../../src/gguf/write-gguf.js";
 import type { Policy } from "../policy/policy.js";
-
-/** llama.cpp's `general.file_type` for a model whose tensors are all f32. */
-const ALL_F32_FILE_TYPE = 0;
+import { allF32Metadata } from "../../src/inference/model-files/all-f32-metadata.js";
 
 /**
  * Writes the policy's current weights as a full f32 GGUF that llama.cpp (and
@@ -17,9 +15,7 @@ export async function exportPolicyModel(policy: Policy, out: string): Promise<st
   if (policy.loraPath !== undefined) throw new Error("exportPolicyModel: a policy with a LoRA adapter exports the adapter (exportLoraAdapter)");
   const base = await GgufReader.open(policy.modelPath);
   try {
-    const metadata = new Map(base.metadata);
-    metadata.set("general.file_type", { type: "uint32", value: ALL_F32_FILE_TYPE });
-    metadata.delete("general.quantization_version");
+    const metadata = allF32Metadata(base.metadata);
     const tensors: GgufTensorInput[] = base.tensors.map(({ name, dims }) => ({
       name,
       dims,

@@ -1,6 +1,7 @@
 import { InvalidInputError } from "../../src/core/errors.js";
 import type { TrainingRecord } from "../../src/core/schemas/training-record.js";
 import { generalizedAdvantageEstimation } from "../advantages/generalized-advantage-estimation.js";
+import { concatenateArrays } from "../rl/concatenate-arrays.js";
 
 export interface EpisodeAdvantageOptions {
   /** γ: 1 for episodes that end (no reason to prefer early tokens). */
@@ -48,7 +49,7 @@ export function episodeAdvantages(records: readonly TrainingRecord[], values: re
         throw new InvalidInputError(`values[${index}].length`, `${record.completionTokenIds.length}, one per completion token`, count);
       }
     });
-    const trajectoryValues = concatenate(members.map((index) => values[index] as Float64Array));
+    const trajectoryValues = concatenateArrays(members.map((index) => values[index] as Float64Array));
     const rewards = new Float64Array(trajectoryValues.length);
     const last = records[members[members.length - 1] as number] as TrainingRecord;
     if (rewards.length > 0) rewards[rewards.length - 1] = last.reward;
@@ -64,12 +65,3 @@ export function episodeAdvantages(records: readonly TrainingRecord[], values: re
   return { advantages, returns };
 }
 
-function concatenate(arrays: readonly Float64Array[]): Float64Array {
-  const result = new Float64Array(arrays.reduce((sum, array) => sum + array.length, 0));
-  let offset = 0;
-  for (const array of arrays) {
-    result.set(array, offset);
-    offset += array.length;
-  }
-  return result;
-}

@@ -3,16 +3,16 @@ import type { EpisodeContext } from "../../core/episodes/episode-context.js";
 import { Episode } from "../../core/episodes/episode.js";
 import { HeldOutProblemError, InvalidInputError } from "../../core/errors.js";
 import type { JsonObject } from "../../core/json.js";
-import { difficultyReward, type DifficultyReward } from "../../core/rewards/difficulty-reward.js";
-import type { GenerateResult } from "../../core/schemas/generate-result.js";
+import type { DifficultyReward } from "../../core/rewards/difficulty-reward.js";
 import type { Rollout } from "../../core/schemas/rollout.js";
 import { RoleSchema, type Role } from "../../core/schemas/role.js";
-import { MonteCarloVerifier } from "../../core/verifiers/monte-carlo-verifier.js";
+import type { MonteCarloVerifier } from "../../core/verifiers/monte-carlo-verifier.js";
 import type { ScoringContext, Verifier, VerifierOutput } from "../../core/verifiers/verifier.js";
 import { parseArithmeticProblem } from "../proposer-solver/arithmetic-problem.js";
 import { clusterName, clusterOf } from "./arithmetic-cluster.js";
 import { proposerMessages } from "./arithmetic-prompts.js";
 import { isHeldOut } from "./arithmetic-task.js";
+import { solverPassRateVerifier } from "../proposer-solver/solver-pass-rate-verifier.js";
 
 const ArithmeticProposeArtifactSchema = z.object({ cluster: z.string().min(1) });
 export type ArithmeticProposeArtifact = z.infer<typeof ArithmeticProposeArtifactSchema>;
@@ -84,11 +84,7 @@ class ArithmeticProposerVerifier implements Verifier {
   private readonly monteCarlo: MonteCarloVerifier;
 
   constructor(reward: DifficultyReward, private readonly invalidProblemReward: number) {
-    this.monteCarlo = new MonteCarloVerifier({
-      roleId: "proposer",
-      passed: (child: GenerateResult) => child.rewards["solver"] === 1,
-      reward: (passRate) => difficultyReward(reward, passRate),
-    });
+    this.monteCarlo = solverPassRateVerifier(reward);
   }
 
   async score(rollout: Rollout, context: ScoringContext): Promise<VerifierOutput> {

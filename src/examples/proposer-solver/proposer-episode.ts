@@ -3,13 +3,13 @@ import { Episode } from "../../core/episodes/episode.js";
 import type { EpisodeContext } from "../../core/episodes/episode-context.js";
 import { InvalidInputError } from "../../core/errors.js";
 import type { JsonObject } from "../../core/json.js";
-import { difficultyReward, type DifficultyReward } from "../../core/rewards/difficulty-reward.js";
-import type { GenerateResult } from "../../core/schemas/generate-result.js";
+import type { DifficultyReward } from "../../core/rewards/difficulty-reward.js";
 import type { Rollout } from "../../core/schemas/rollout.js";
 import { RoleSchema, type Role } from "../../core/schemas/role.js";
-import { MonteCarloVerifier } from "../../core/verifiers/monte-carlo-verifier.js";
+import type { MonteCarloVerifier } from "../../core/verifiers/monte-carlo-verifier.js";
 import type { ScoringContext, Verifier, VerifierOutput } from "../../core/verifiers/verifier.js";
 import { parseArithmeticProblem, type ArithmeticProblem } from "./arithmetic-problem.js";
+import { solverPassRateVerifier } from "./solver-pass-rate-verifier.js";
 
 const ProposeArtifactSchema = z.object({ topic: z.string().min(1) });
 export type ProposeArtifact = z.infer<typeof ProposeArtifactSchema>;
@@ -82,11 +82,7 @@ class ProposerVerifier implements Verifier {
   private readonly monteCarlo: MonteCarloVerifier;
 
   constructor(reward: DifficultyReward, private readonly invalidProblemReward: number) {
-    this.monteCarlo = new MonteCarloVerifier({
-      roleId: "proposer",
-      passed: (child: GenerateResult) => child.rewards["solver"] === 1,
-      reward: (passRate) => difficultyReward(reward, passRate),
-    });
+    this.monteCarlo = solverPassRateVerifier(reward);
   }
 
   async score(rollout: Rollout, context: ScoringContext): Promise<VerifierOutput> {

@@ -5,6 +5,7 @@ import { writeGguf, type GgufTensorInput } from "../../gguf/write-gguf.js";
 import { addLoraUpdate, loraFactor } from "./add-lora-update.js";
 import { LORA_A_SUFFIX, LORA_B_SUFFIX } from "./lora-adapter-format.js";
 import { validateLoraAdapter } from "./validate-lora-adapter.js";
+import { allF32Metadata } from "./all-f32-metadata.js";
 
 export const MergeLoraAdapterOptionsSchema = z.object({
   /** The model the adapter was made for. */
@@ -23,9 +24,6 @@ export interface MergedModel {
   adaptedTensors: string[];
 }
 
-/** llama.cpp's `general.file_type` for a model whose tensors are all f32. */
-const ALL_F32_FILE_TYPE = 0;
-
 /**
  * Folds a LoRA adapter into its base model: writes a full-f32 copy of the base
  * in which every adapted matrix is W + scale · (alpha / rank) · B · A, and all
@@ -43,9 +41,7 @@ export async function mergeLoraAdapter(options: MergeLoraAdapterOptions): Promis
   try {
     const adapterReader = await GgufReader.open(adapterPath);
     try {
-      const metadata = new Map(base.metadata);
-      metadata.set("general.file_type", { type: "uint32", value: ALL_F32_FILE_TYPE });
-      metadata.delete("general.quantization_version");
+      const metadata = allF32Metadata(base.metadata);
       const tensors: GgufTensorInput[] = base.tensors.map(({ name, dims }) => ({
         name,
         dims,
