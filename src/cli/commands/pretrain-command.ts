@@ -30,6 +30,7 @@ export const PretrainCommandOptionsSchema = z.object({
   evaluateEvery: integerFlag(0, 1_000_000),
   evaluateProblems: integerFlag(1, 20_000),
   out: z.string({ error: "the GGUF file to write (--out FILE)" }).min(1, "a file path"),
+  from: z.string().min(1, "a GGUF file path").optional(),
   force: z.boolean().default(false),
 });
 
@@ -44,8 +45,11 @@ export async function pretrainCommand(rawOptions: unknown, { io }: CommandContex
   if (existsSync(options.out) && !options.force) throw new InvalidInputError("--out", "a file that does not exist yet (or add --force)", options.out);
   await mkdir(dirname(options.out), { recursive: true });
   const configuration = PretrainConfigurationSchema.parse({ steps: options.steps, batchSize: options.batchSize, learningRate: options.learningRate, seed: options.seed });
-  const initial = join(dirname(options.out), `.pretrain-initial-${options.preset}-${options.arch}-${options.seed}.gguf`);
-  await createRandomModel({ path: initial, preset: options.preset, architecture: options.arch, seed: options.seed });
+  let initial = options.from;
+  if (initial === undefined) {
+    initial = join(dirname(options.out), `.pretrain-initial-${options.preset}-${options.arch}-${options.seed}.gguf`);
+    await createRandomModel({ path: initial, preset: options.preset, architecture: options.arch, seed: options.seed });
+  }
   const policy = await Policy.load({ modelPath: initial });
   const metrics = await JsonlAppender.open(`${options.out}.metrics.jsonl`);
   const heldOut = problemsOfSplit("held-out").slice(0, options.evaluateProblems).map((problem) => ({ problem: problem.text, answer: String(problem.answer), cluster: problem.cluster }));
@@ -61,7 +65,8 @@ export async function pretrainCommand(rawOptions: unknown, { io }: CommandContex
       await client.dispose();
     }
   };
-  io.stderr(`pretraining ${options.preset} ${options.arch} (${policy.parameterCount} parameters) on ${policy.backend.backend}\n`);
+  const source = options.from === undefined ? `${options.preset} ${options.arch}` : options.from;
+  io.stderr(`pretraining ${source} (${policy.parameterCount} parameters) on ${policy.backend.backend}\n`);
   try {
     let window = { loss: 0, tokensPerSecond: 0, count: 0 };
     await pretrain({
@@ -98,6 +103,7 @@ export function registerPretrainCommand(program: Command, context: CommandContex
     .addOption(new Option("--seed <n>", "seed of the initial weights and the example stream").default("0"))
     .addOption(new Option("--evaluate-every <n>", "steps between held-out evaluations on the engine (0: only at the end)").default("500"))
     .addOption(new Option("--evaluate-problems <n>", "held-out problems per evaluation").default("500"))
+    .addOption(new Option("--from <file>", "continue from this model instead of a random one (--preset and --arch are then ignored)"))
     .addOption(new Option("--out <file>", "the GGUF model to write"))
     .addOption(new Option("--force", "overwrite --out"))
     .action(async (flags: Record<string, unknown>) => {
