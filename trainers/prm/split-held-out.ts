@@ -1,4 +1,4 @@
-import { fnv1aText } from "../../src/curriculum/prm/fnv1a-bytes.js";
+import { fnv1aText } from "../../src/core/hashing/fnv1a.js";
 import type { PrmExample } from "../../src/curriculum/prm/prm-state.js";
 
 /** Salt of the split's hash, so it is independent of any task's own held-out split (the arithmetic task's would be empty here). */

@@ -1,7 +1,7 @@
 import { parseInput } from "../../core/parse-input.js";
 import type { Featuriser } from "./featuriser.js";
 import { HashedNgramSettingsSchema, type HashedNgramSettings } from "./featuriser-settings.js";
-import { fnv1aBytes, fnv1aText } from "./fnv1a-bytes.js";
+import { fnv1aBytes, fnv1aText } from "../../core/hashing/fnv1a.js";
 import type { PrmState } from "./prm-state.js";
 
 export type HashedNgramFeaturiserOptions = Partial<Omit<HashedNgramSettings, "kind">>;

@@ -1,6 +1,6 @@
 import type { RandomStream } from "../../core/random/random-stream.js";
 import { clusterName, clusterOf, type ArithmeticCluster } from "./arithmetic-cluster.js";
-import { fnv1a32 } from "./fnv1a32.js";
+import { fnv1aText } from "../../core/hashing/fnv1a.js";
 
 /** One problem of the task, as written (`23+45`, `7-12`), with its true answer. */
 export interface ArithmeticTaskProblem {
@@ -15,7 +15,7 @@ export interface ArithmeticTaskProblem {
  * draws from these.
  */
 export function isHeldOut(problemText: string): boolean {
-  return fnv1a32(problemText) % 10 === 0;
+  return fnv1aText(problemText) % 10 === 0;
 }
 
 let allProblems: readonly ArithmeticTaskProblem[] | undefined;

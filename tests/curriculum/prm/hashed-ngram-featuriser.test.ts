@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InvalidInputError } from "../../../src/core/errors.js";
-import { fnv1aBytes, fnv1aText } from "../../../src/curriculum/prm/fnv1a-bytes.js";
+import { fnv1aBytes, fnv1aText } from "../../../src/core/hashing/fnv1a.js";
 import { HashedNgramFeaturiser } from "../../../src/curriculum/prm/hashed-ngram-featuriser.js";
 
 const norm = (vector: Float32Array) => Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0));
