@@ -1,28 +1,12 @@
-import type { ModelArchitecture } from "../../src/inference/model-files/model-architecture.js";
+import type { ModelHyperparameters } from "../../src/inference/model-files/expected-model-tensors.js";
 
 /**
- * How a policy's forward pass is shaped: the model file's hyperparameters, in
- * the terms llama.cpp's `llm_build_llama` / `llm_build_qwen2` use them.
+ * How a policy's forward pass is shaped: the model file's hyperparameters
+ * (dense models only, so no experts), plus what llama.cpp's `llm_build_llama` /
+ * `llm_build_qwen2` take from the metadata besides shapes. Query head h reads
+ * key/value head ⌊h / (headCount / headCountKv)⌋.
  */
-export interface PolicyConfiguration {
-  architecture: ModelArchitecture;
-  /** Tokens in the vocabulary: the width of the logits. */
-  vocabularySize: number;
-  /** Training context in tokens; positions run from 0 to contextLength − 1. */
-  contextLength: number;
-  /** Width of the residual stream. */
-  embeddingLength: number;
-  blockCount: number;
-  /** Hidden width of the SwiGLU feed-forward. */
-  feedForwardLength: number;
-  /** Query heads. */
-  headCount: number;
-  /** Key/value heads; query head h reads key/value head ⌊h / (headCount / headCountKv)⌋. */
-  headCountKv: number;
-  /** Width of one query or key head. */
-  keyLength: number;
-  /** Width of one value head. */
-  valueLength: number;
+export interface PolicyConfiguration extends Omit<ModelHyperparameters, "expertCount"> {
   /**
    * "normal" (llama.cpp's rope type 0, llama): adjacent pairs (2i, 2i+1) rotate
    * together. "neox" (qwen2): pairs (i, i + keyLength/2).

@@ -30,17 +30,9 @@ export function readPolicyConfiguration(reader: GgufReader): PolicyConfiguration
   if (scaling !== undefined && scaling !== "none") {
     fields.fail(`${architecture}.rope.scaling.type`, `is "${scaling}"; the tfjs policy supports unscaled rope (with or without a rope_freqs tensor)`);
   }
+  const { expertCount: _dense, ...shape } = hyperparameters;
   return {
-    architecture,
-    vocabularySize,
-    contextLength: hyperparameters.contextLength,
-    embeddingLength: hyperparameters.embeddingLength,
-    blockCount: hyperparameters.blockCount,
-    feedForwardLength: hyperparameters.feedForwardLength,
-    headCount: hyperparameters.headCount,
-    headCountKv: hyperparameters.headCountKv,
-    keyLength: hyperparameters.keyLength,
-    valueLength: hyperparameters.valueLength,
+    ...shape,
     ropeType: architecture === "qwen2" ? "neox" : "normal",
     ropeFrequencyBase: fields.float32(`${architecture}.rope.freq_base`, "rope base frequency", { optional: true }) ?? DEFAULT_ROPE_FREQUENCY_BASE,
     rmsNormEpsilon: fields.float32(`${architecture}.attention.layer_norm_rms_epsilon`, "epsilon of the RMS norms"),
