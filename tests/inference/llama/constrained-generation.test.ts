@@ -68,7 +68,7 @@ describe("constrained generation on the real engine", () => {
           continue;
         }
         await sequence.clearHistory();
-        const evaluation = sequence.evaluateWithMetadata(prefix as never[], { probabilities: true }, { temperature: 1, topK: 0, topP: 1, minP: 0 });
+        const evaluation = sequence.evaluateWithMetadata(prefix as never[], { probabilities: true }, { temperature: 1, topK: 0, topP: 1, minP: 0, yieldEogToken: true });
         const { value } = await evaluation.next();
         await evaluation.return();
         const scaled = (id: number) => Math.log(value!.probabilities.get(id as never) as number) / temperature;

@@ -70,7 +70,7 @@ describe("LlamaInferenceClient on a project-made model", () => {
       let maxDifference = 0;
       for (const [index, token] of Array.from(output!.completionTokenIds).entries()) {
         await sequence.clearHistory();
-        const evaluation = sequence.evaluateWithMetadata(prefix as never[], { probabilities: true }, { temperature: 1, topK: 0, topP: 1, minP: 0 });
+        const evaluation = sequence.evaluateWithMetadata(prefix as never[], { probabilities: true }, { temperature: 1, topK: 0, topP: 1, minP: 0, yieldEogToken: true });
         const { value } = await evaluation.next();
         await evaluation.return();
         // Rescale the temperature-1 distribution to temperature T: log p_T(x) = log p_1(x)/T − logsumexp(log p_1/T).

@@ -52,7 +52,7 @@ describe.skipIf(binding === undefined)(`native generation loop${skipNote}`, () =
   /** node-llama-cpp's temperature-1 distribution after a prefix: token id → probability. */
   async function referenceDistribution(prefix: readonly number[]): Promise<Map<number, number>> {
     await reference.sequence.clearHistory();
-    const evaluation = reference.sequence.evaluateWithMetadata(prefix as Token[], { probabilities: true }, { temperature: 1, topK: 0, topP: 1, minP: 0 });
+    const evaluation = reference.sequence.evaluateWithMetadata(prefix as Token[], { probabilities: true }, { temperature: 1, topK: 0, topP: 1, minP: 0, yieldEogToken: true });
     const { value } = await evaluation.next();
     await evaluation.return();
     return value!.probabilities as Map<number, number>;
