@@ -1,4 +1,5 @@
-import { access, mkdir } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { packageModelsFolder } from "./bundled-models.js";
@@ -29,7 +30,7 @@ export async function ensureDefaultModel(options: DefaultModelOptions = {}): Pro
   let lastError: unknown;
   for (const folder of folders) {
     const path = join(folder, DEFAULT_MODEL_FILE_NAME);
-    if (await exists(path)) return path;
+    if (existsSync(path)) return path;
     try {
       await mkdir(folder, { recursive: true });
       return (await createRandomModel({ ...DEFAULT_MODEL, path })).path;
@@ -38,13 +39,4 @@ export async function ensureDefaultModel(options: DefaultModelOptions = {}): Pro
     }
   }
   throw lastError;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -10,6 +10,7 @@ import { LlamaInferenceClient } from "../../../src/inference/llama/llama-inferen
 import { loadLlama } from "../../../src/inference/llama/load-llama.js";
 import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
 import { StructuredEpisode } from "../../helpers/structured-episode.js";
+import { logSumExp, referenceDistribution } from "../../helpers/reference-distribution.js";
 
 const CritiqueSchema = z.object({
   approved: z.boolean(),
@@ -18,11 +19,6 @@ const CritiqueSchema = z.object({
   issues: z.array(z.string().max(80)).max(4),
   suggestions: z.array(z.string().max(80)).max(4),
 });
-
-const logSumExp = (values: number[]) => {
-  const max = Math.max(...values);
-  return max + Math.log(values.reduce((sum, value) => sum + Math.exp(value - max), 0));
-};
 
 describe("constrained generation on the real engine", () => {
   let modelPath: string;
@@ -67,11 +63,8 @@ describe("constrained generation on the real engine", () => {
           expect(output!.completionLogprobs[index]).toBeCloseTo(0, 6);
           continue;
         }
-        await sequence.clearHistory();
-        const evaluation = sequence.evaluateWithMetadata(prefix as never[], { probabilities: true }, { temperature: 1, topK: 0, topP: 1, minP: 0, yieldEogToken: true });
-        const { value } = await evaluation.next();
-        await evaluation.return();
-        const scaled = (id: number) => Math.log(value!.probabilities.get(id as never) as number) / temperature;
+        const probabilities = await referenceDistribution(sequence, prefix);
+        const scaled = (id: number) => Math.log(probabilities.get(id) as number) / temperature;
         const expected = scaled(token) - logSumExp(allowed.map((character) => scaled(byteToken(character))));
         maxDifference = Math.max(maxDifference, Math.abs(expected - (output!.completionLogprobs[index] as number)));
         prefix.push(token);

@@ -7,17 +7,13 @@ import { DEFAULT_SAMPLER } from "../../../src/core/schemas/sampler-settings.js";
 import { LlamaInferenceClient } from "../../../src/inference/llama/llama-inference-client.js";
 import { loadLlama } from "../../../src/inference/llama/load-llama.js";
 import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
+import { logSumExp, referenceDistribution } from "../../helpers/reference-distribution.js";
 
 const request = (content: string, seed: number, overrides: Partial<GenerationRequest["sampler"]> = {}): GenerationRequest => ({
   messages: [{ role: "user", content }],
   sampler: { ...DEFAULT_SAMPLER, maxTokens: 24, seed, ...overrides },
   constraint: null,
 });
-
-const logSumExp = (values: number[]) => {
-  const max = Math.max(...values);
-  return max + Math.log(values.reduce((sum, value) => sum + Math.exp(value - max), 0));
-};
 
 describe("LlamaInferenceClient on a project-made model", () => {
   let folder: string;
@@ -69,13 +65,10 @@ describe("LlamaInferenceClient on a project-made model", () => {
       const prefix = Array.from(output!.promptTokenIds);
       let maxDifference = 0;
       for (const [index, token] of Array.from(output!.completionTokenIds).entries()) {
-        await sequence.clearHistory();
-        const evaluation = sequence.evaluateWithMetadata(prefix as never[], { probabilities: true }, { temperature: 1, topK: 0, topP: 1, minP: 0, yieldEogToken: true });
-        const { value } = await evaluation.next();
-        await evaluation.return();
+        const probabilities = await referenceDistribution(sequence, prefix);
         // Rescale the temperature-1 distribution to temperature T: log p_T(x) = log p_1(x)/T − logsumexp(log p_1/T).
-        const scaled = [...value!.probabilities.values()].map((probability) => Math.log(probability) / temperature);
-        const expected = Math.log(value!.probabilities.get(token as never) as number) / temperature - logSumExp(scaled);
+        const scaled = [...probabilities.values()].map((probability) => Math.log(probability) / temperature);
+        const expected = Math.log(probabilities.get(token) as number) / temperature - logSumExp(scaled);
         maxDifference = Math.max(maxDifference, Math.abs(expected - (output!.completionLogprobs[index] as number)));
         prefix.push(token);
       }

@@ -9,6 +9,7 @@ import { createRandomModel } from "../../../src/inference/model-files/create-ran
 import { nativeAddon, skipNote } from "./native-addon-for-tests.js";
 import { NativeGenerationEngine } from "../../../src/inference/native/native-generation-engine.js";
 import type { NativeGenerationRequest } from "../../../src/inference/native/native-generation-request.js";
+import { logSumExp, referenceDistribution } from "../../helpers/reference-distribution.js";
 
 const { binding } = nativeAddon;
 const END_OF_SEQUENCE = 2;
@@ -20,11 +21,6 @@ const request = (prompt: string, seed: number, overrides: Partial<NativeGenerati
   sampler: { temperature: 1, topK: 0, topP: 1, minP: 0, seed },
   ...overrides,
 });
-
-const logSumExp = (values: number[]) => {
-  const max = Math.max(...values);
-  return max + Math.log(values.reduce((sum, value) => sum + Math.exp(value - max), 0));
-};
 
 describe.skipIf(binding === undefined)(`native generation loop${skipNote}`, () => {
   let modelPath: string;
@@ -48,15 +44,6 @@ describe.skipIf(binding === undefined)(`native generation loop${skipNote}`, () =
     await reference.context.dispose();
     await reference.model.dispose();
   });
-
-  /** node-llama-cpp's temperature-1 distribution after a prefix: token id → probability. */
-  async function referenceDistribution(prefix: readonly number[]): Promise<Map<number, number>> {
-    await reference.sequence.clearHistory();
-    const evaluation = reference.sequence.evaluateWithMetadata(prefix as Token[], { probabilities: true }, { temperature: 1, topK: 0, topP: 1, minP: 0, yieldEogToken: true });
-    const { value } = await evaluation.next();
-    await evaluation.return();
-    return value!.probabilities as Map<number, number>;
-  }
 
   it("decodes greedily to the same tokens as node-llama-cpp's own path, alone and in a batch", async () => {
     const prompts = ["2+3=", "hello", "abc", "the quick brown fox"];
@@ -88,7 +75,7 @@ describe.skipIf(binding === undefined)(`native generation loop${skipNote}`, () =
     const prefix = [1, ...bytes("abc")];
     let maxDifference = 0;
     for (const [index, token] of Array.from(output!.completionTokenIds).entries()) {
-      const probabilities = await referenceDistribution(prefix);
+      const probabilities = await referenceDistribution(reference.sequence, prefix);
       // log p_T(x) = log p_1(x)/T − logsumexp(log p_1/T)
       const scaled = [...probabilities.values()].map((probability) => Math.log(probability) / temperature);
       const expected = Math.log(probabilities.get(token)!) / temperature - logSumExp(scaled);
@@ -103,7 +90,7 @@ describe.skipIf(binding === undefined)(`native generation loop${skipNote}`, () =
     const [output] = await engine.generate([request("xyz", 9, { maxTokens: 6, sampler: { temperature: 1.3, topK: 5, topP: 1, minP: 0, seed: 9 } })]);
     const prefix = [1, ...bytes("xyz")];
     for (const [index, token] of Array.from(output!.completionTokenIds).entries()) {
-      const probabilities = await referenceDistribution(prefix);
+      const probabilities = await referenceDistribution(reference.sequence, prefix);
       const topFive = [...probabilities.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5);
       expect(topFive.map(([id]) => id)).toContain(token);
       const scaled = topFive.map(([, probability]) => Math.log(probability) / 1.3);
@@ -160,7 +147,7 @@ describe.skipIf(binding === undefined)(`native generation loop${skipNote}`, () =
         continue;
       }
       const allowed = written.length === 0 ? ["a", "b"] : written.length < 5 ? ["a", "b", "."] : ["."];
-      const probabilities = await referenceDistribution(prefix);
+      const probabilities = await referenceDistribution(reference.sequence, prefix);
       const logit = (id: number) => (Math.log(probabilities.get(id)!) + (id === bytes("b")[0] ? bias : 0)) / temperature;
       const expected = logit(token) - logSumExp(allowed.map((character) => logit(bytes(character)[0]!)));
       maxDifference = Math.max(maxDifference, Math.abs(expected - output!.completionLogprobs[index]!));
