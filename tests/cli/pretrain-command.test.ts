@@ -14,7 +14,7 @@ async function runCli(argv: string[]) {
 }
 
 describe("selfplay pretrain (tfjs trainer, real engine for evaluation)", () => {
-  it("trains a model from scratch, lowers the loss, evaluates it on the engine, continues with --from, and refuses an existing --out", async () => {
+  it("trains a model from scratch, lowers the loss, evaluates it on the engine, continues with --from (stopping early with --stop-after), and refuses an existing --out", async () => {
     const folder = await mkdtemp(join(tmpdir(), "selfplay-pretrain-"));
     const out = join(folder, "base.gguf");
     const flags = ["--batch-size", "8", "--learning-rate", "0.01", "--evaluate-every", "0", "--evaluate-problems", "6"];
@@ -33,8 +33,11 @@ describe("selfplay pretrain (tfjs trainer, real engine for evaluation)", () => {
     expect(again.stderr).toMatch(/--out: .*does not exist yet/);
 
     const continued = join(folder, "continued.gguf");
-    const second = await runCli(["pretrain", "--from", out, "--steps", "2", ...flags, "--out", continued]);
+    const second = await runCli(["pretrain", "--from", out, "--steps", "2000", "--stop-after", "2", ...flags, "--out", continued]);
     expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ out: continued, steps: 2 });
+    const continuedLines = (await readFile(`${continued}.metrics.jsonl`, "utf8")).trim().split("\n").map((line) => JSON.parse(line));
+    expect(continuedLines.filter((line) => "loss" in line)).toHaveLength(2);
     expect(second.stderr).toContain(`pretraining ${out}`);
     expect(existsSync(continued)).toBe(true);
   });

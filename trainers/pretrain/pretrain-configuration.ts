@@ -13,8 +13,18 @@ export const PretrainConfigurationSchema = z.object({
   weightDecay: z.number().min(0).default(0.01),
   maxGradientNorm: z.number().positive().default(1),
   seed: SeedSchema.default(0),
+  /**
+   * End after this many steps while the learning-rate schedule still spans
+   * `steps` (a budgeted run: the state at step k of the longer schedule).
+   */
+  stopAfter: z.number().int().min(1).optional(),
 });
 export type PretrainConfiguration = z.infer<typeof PretrainConfigurationSchema>;
+
+/** The step a run of `configuration` ends after. */
+export function lastPretrainStep(configuration: PretrainConfiguration): number {
+  return Math.min(configuration.steps, configuration.stopAfter ?? configuration.steps);
+}
 
 /** Learning rate at `step` (from 0): linear warm-up, then cosine decay to a tenth of the peak. */
 export function learningRateAt(step: number, configuration: PretrainConfiguration): number {

@@ -4,7 +4,7 @@ import { AdamW } from "../optimizer/adamw.js";
 import { clipGradientNorm } from "../optimizer/clip-gradient-norm.js";
 import type { Policy } from "../policy/policy.js";
 import { arithmeticExample } from "./arithmetic-corpus.js";
-import { learningRateAt, type PretrainConfiguration } from "./pretrain-configuration.js";
+import { lastPretrainStep, learningRateAt, type PretrainConfiguration } from "./pretrain-configuration.js";
 
 /** One logged pretraining step. */
 export interface PretrainProgress {
@@ -38,7 +38,7 @@ export async function pretrain(options: PretrainOptions): Promise<AdamW> {
   const { policy, configuration } = options;
   const optimizer = options.optimizer ?? new AdamW({ learningRate: configuration.learningRate, beta1: 0.9, beta2: 0.98, epsilon: 1e-8, weightDecay: configuration.weightDecay });
   const variables = Object.fromEntries(policy.trainableVariables.map((variable) => [variable.name, variable]));
-  for (let step = options.firstStep ?? 0; step < configuration.steps; step++) {
+  for (let step = options.firstStep ?? 0; step < lastPretrainStep(configuration); step++) {
     const started = performance.now();
     const random = deriveStream(configuration.seed, "pretrain", String(step));
     const batch = Array.from({ length: configuration.batchSize }, () => arithmeticExample(random));

@@ -8,7 +8,7 @@ import { commitCheckpoint } from "../checkpoint/commit-checkpoint.js";
 import { writeOptimizerState } from "../checkpoint/write-optimizer-state.js";
 import type { AdamW } from "../optimizer/adamw.js";
 import type { Policy } from "../policy/policy.js";
-import type { SelfPlayCheckpoint } from "./self-play-checkpoint.js";
+import type { SelfPlayCheckpoint, SelfPlayEvaluation } from "./self-play-checkpoint.js";
 import type { SelfPlayConfiguration } from "./self-play-configuration.js";
 
 export interface SaveSelfPlayCheckpointOptions {
@@ -27,7 +27,9 @@ export interface SaveSelfPlayCheckpointOptions {
   minibatchRandom: RandomStream;
   /** metrics.jsonl, every line of the step appended. */
   metricsPath: string;
-  evaluations: readonly { step: number; heldOutAccuracy: number }[];
+  evaluations: readonly SelfPlayEvaluation[];
+  /** Wall-clock seconds of the run so far. */
+  elapsedSeconds: number;
 }
 
 /**
@@ -54,6 +56,7 @@ export async function saveSelfPlayCheckpoint(options: SaveSelfPlayCheckpointOpti
     minibatchRandom: options.minibatchRandom.state(),
     metricsBytes: (await stat(options.metricsPath)).size,
     evaluations: [...options.evaluations],
+    elapsedSeconds: options.elapsedSeconds,
   };
   // A JSON round trip drops the configuration's undefined fields, as reading the file back will.
   await commitCheckpoint(directory, step, JSON.parse(JSON.stringify(checkpoint)) as JsonObject);

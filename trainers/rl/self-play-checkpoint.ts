@@ -10,6 +10,15 @@ const CheckpointFileSchema = z.object({
   bytes: z.number().int().min(0),
 });
 
+/** A held-out evaluation of the run: greedy accuracy after `step` updates, and when it finished. */
+export const SelfPlayEvaluationSchema = z.object({
+  step: z.number().int().min(0),
+  heldOutAccuracy: z.number(),
+  /** Wall-clock seconds since the run started (resumes excluded). */
+  elapsedSeconds: z.number().min(0).optional(),
+});
+export type SelfPlayEvaluation = z.infer<typeof SelfPlayEvaluationSchema>;
+
 /**
  * `checkpoints/step-<k>.json` of a `selfplay train` run: everything step k + 1
  * starts from, so that a resumed run goes on exactly as the uninterrupted one.
@@ -33,6 +42,8 @@ export const SelfPlayCheckpointSchema = z.object({
   /** Bytes of metrics.jsonl at the checkpoint: a resumed run cuts what the killed one wrote after it. */
   metricsBytes: z.number().int().min(0),
   /** Held-out evaluations so far, for the run's report. */
-  evaluations: z.array(z.object({ step: z.number().int().min(0), heldOutAccuracy: z.number() })),
+  evaluations: z.array(SelfPlayEvaluationSchema),
+  /** Wall-clock seconds the run had spent at the checkpoint, carried across a resume (0 in checkpoints that predate it). */
+  elapsedSeconds: z.number().min(0).default(0),
 });
 export type SelfPlayCheckpoint = z.infer<typeof SelfPlayCheckpointSchema>;

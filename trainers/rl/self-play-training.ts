@@ -8,7 +8,8 @@ import { RandomStream, deriveStream } from "../../src/core/random/random-stream.
 import type { GenerateResult } from "../../src/core/schemas/generate-result.js";
 import { ArithmeticProposerEpisode } from "../../src/examples/arithmetic/arithmetic-proposer-episode.js";
 import { ArithmeticSolverEpisode } from "../../src/examples/arithmetic/arithmetic-solver-episode.js";
-import { clusterNames, problemsOfSplit } from "../../src/examples/arithmetic/arithmetic-task.js";
+import { clusterNames } from "../../src/examples/arithmetic/arithmetic-task.js";
+import { heldOutExamples } from "../../src/examples/arithmetic/held-out-examples.js";
 import { evaluateArithmetic } from "../../src/examples/arithmetic/evaluate-arithmetic.js";
 import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
 import { readOptimizerState } from "../checkpoint/read-optimizer-state.js";
@@ -18,7 +19,7 @@ import { exportPolicyModel } from "../sync/export-policy-model.js";
 import { syncPolicy } from "../sync/sync-policy.js";
 import { assertSameRun } from "./assert-same-run.js";
 import { saveSelfPlayCheckpoint } from "./save-self-play-checkpoint.js";
-import type { SelfPlayCheckpoint } from "./self-play-checkpoint.js";
+import type { SelfPlayCheckpoint, SelfPlayEvaluation } from "./self-play-checkpoint.js";
 import type { SelfPlayConfiguration } from "./self-play-configuration.js";
 import { trainOnBatch } from "./train-on-batch.js";
 import { choiceEntropy } from "./choice-entropy.js";
@@ -39,7 +40,7 @@ export interface SelfPlayTrainingOptions {
   resume?: SelfPlayCheckpoint;
   /** Told of every step's metrics (progress display). */
   onStep?: (metrics: SelfPlayStepMetrics) => void;
-  onEvaluation?: (evaluation: { step: number; heldOutAccuracy: number; n: number }) => void;
+  onEvaluation?: (evaluation: SelfPlayEvaluation & { n: number }) => void;
 }
 
 /** One line of metrics.jsonl per step. */
@@ -60,6 +61,8 @@ export interface SelfPlayStepMetrics extends UpdateMetrics {
   rolloutSeconds: number;
   updateSeconds: number;
   syncSeconds: number;
+  /** Wall-clock seconds since the run started, time before a resume included and time while killed not. */
+  elapsedSeconds: number;
 }
 
 /**
@@ -69,7 +72,7 @@ export interface SelfPlayStepMetrics extends UpdateMetrics {
  * in `final.gguf`. Every step ends with a checkpoint, so a killed run resumes
  * (`resume`) and ends as the uninterrupted run would.
  */
-export async function runSelfPlayTraining(options: SelfPlayTrainingOptions): Promise<{ finalModel: string; evaluations: { step: number; heldOutAccuracy: number }[] }> {
+export async function runSelfPlayTraining(options: SelfPlayTrainingOptions): Promise<{ finalModel: string; evaluations: SelfPlayEvaluation[] }> {
   const { configuration, directory, resume } = options;
   if (resume) assertSameRun(directory, resume, options.modelPath, configuration);
   await mkdir(join(directory, "policies"), { recursive: true });
@@ -87,18 +90,21 @@ export async function runSelfPlayTraining(options: SelfPlayTrainingOptions): Pro
       ArtifactStore.of(clusterNames().map((cluster) => ({ cluster }))),
     )
     .register(new ArithmeticSolverEpisode());
-  const heldOut = problemsOfSplit("held-out").slice(0, configuration.evaluateProblems).map((problem) => ({ problem: problem.text, answer: String(problem.answer) }));
-  const evaluations: { step: number; heldOutAccuracy: number }[] = [...(resume?.evaluations ?? [])];
+  const heldOut = heldOutExamples(configuration.evaluateProblems);
+  const evaluations: SelfPlayEvaluation[] = [...(resume?.evaluations ?? [])];
+  const started = performance.now() - 1000 * (resume?.elapsedSeconds ?? 0);
+  const elapsedSeconds = () => (performance.now() - started) / 1000;
   const evaluate = async (step: number) => {
     const { accuracy, n } = await evaluateArithmetic(client, heldOut);
-    evaluations.push({ step, heldOutAccuracy: accuracy });
-    await metrics.append({ step, heldOutAccuracy: accuracy, n });
-    options.onEvaluation?.({ step, heldOutAccuracy: accuracy, n });
+    const evaluation = { step, heldOutAccuracy: accuracy, elapsedSeconds: elapsedSeconds() };
+    evaluations.push(evaluation);
+    await metrics.append({ ...evaluation, n });
+    options.onEvaluation?.({ ...evaluation, n });
   };
   // One stream for the whole run, carried across a resume in the checkpoint.
   const minibatchRandom = resume ? RandomStream.fromState(resume.minibatchRandom) : deriveStream(configuration.seed, "minibatches");
   const checkpoint = (step: number, weights: string) =>
-    saveSelfPlayCheckpoint({ directory, step, modelPath: options.modelPath, configuration, weightsPath: weights, policy, optimizer, arena, minibatchRandom, metricsPath, evaluations });
+    saveSelfPlayCheckpoint({ directory, step, modelPath: options.modelPath, configuration, weightsPath: weights, policy, optimizer, arena, minibatchRandom, metricsPath, evaluations, elapsedSeconds: elapsedSeconds() });
   try {
     if (resume) {
       // Resume: the state after step k, as the killed run had it; Steps sampled from here carry policy version k.
@@ -133,6 +139,7 @@ export async function runSelfPlayTraining(options: SelfPlayTrainingOptions): Pro
         rolloutSeconds,
         updateSeconds: update.elapsedMs / 1000,
         syncSeconds: sync.exportSeconds + sync.swapSeconds,
+        elapsedSeconds: elapsedSeconds(),
       };
       await metrics.append(line);
       options.onStep?.(line);

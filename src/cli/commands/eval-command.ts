@@ -1,9 +1,8 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { readJsonl } from "../../core/jsonl/read-jsonl.js";
-import { deriveStream } from "../../core/random/random-stream.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
-import { problemsOfSplit } from "../../examples/arithmetic/arithmetic-task.js";
+import { heldOutExamples, sampleWithoutReplacement } from "../../examples/arithmetic/held-out-examples.js";
 import { evaluateArithmetic, type ArithmeticExample } from "../../examples/arithmetic/evaluate-arithmetic.js";
 import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
 import { ensureDefaultModel } from "../../inference/model-files/default-model.js";
@@ -36,7 +35,7 @@ export async function evalCommand(rawOptions: unknown, { io }: CommandContext): 
   if (options.problems !== undefined) {
     examples = (await readJsonl(options.problems, ProblemLineSchema)).records;
   } else {
-    examples = problemsOfSplit("held-out").map((problem) => ({ problem: problem.text, answer: String(problem.answer), cluster: problem.cluster }));
+    examples = heldOutExamples();
   }
   if (options.n !== undefined && options.n < examples.length) examples = sampleWithoutReplacement(examples, options.n, options.seed);
   const modelPath = options.model ?? (await ensureDefaultModel());
@@ -52,17 +51,6 @@ export async function evalCommand(rawOptions: unknown, { io }: CommandContext): 
   } finally {
     await client.dispose();
   }
-}
-
-/** `count` items drawn without replacement by a seeded stream, in their original order. */
-function sampleWithoutReplacement<Item>(items: readonly Item[], count: number, seed: number): Item[] {
-  const random = deriveStream(seed, "eval-sample");
-  const indices = items.map((_, index) => index);
-  for (let index = 0; index < count; index++) {
-    const other = index + Math.floor(random.next() * (indices.length - index));
-    [indices[index], indices[other]] = [indices[other] as number, indices[index] as number];
-  }
-  return indices.slice(0, count).sort((a, b) => a - b).map((index) => items[index] as Item);
 }
 
 export function registerEvalCommand(program: Command, context: CommandContext): void {

@@ -7,13 +7,13 @@ import { InvalidInputError } from "../../core/errors.js";
 import { JsonlAppender } from "../../core/jsonl/jsonl-appender.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
 import { evaluateArithmetic } from "../../examples/arithmetic/evaluate-arithmetic.js";
-import { problemsOfSplit } from "../../examples/arithmetic/arithmetic-task.js";
+import { heldOutExamples } from "../../examples/arithmetic/held-out-examples.js";
 import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
 import { createRandomModel } from "../../inference/model-files/create-random-model.js";
 import { ModelPresetNameSchema } from "../../inference/model-files/model-presets.js";
 import { Policy } from "../../../trainers/policy/policy.js";
 import { pretrain } from "../../../trainers/pretrain/pretrain.js";
-import { PretrainConfigurationSchema } from "../../../trainers/pretrain/pretrain-configuration.js";
+import { PretrainConfigurationSchema, lastPretrainStep } from "../../../trainers/pretrain/pretrain-configuration.js";
 import { exportPolicyModel } from "../../../trainers/sync/export-policy-model.js";
 import { EXIT } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
@@ -24,6 +24,7 @@ export const PretrainCommandOptionsSchema = z.object({
   preset: z.enum(ModelPresetNameSchema.options, { error: `one of: ${ModelPresetNameSchema.options.join(", ")}` }),
   arch: z.enum(["llama", "qwen2"], { error: "one of: llama, qwen2" }),
   steps: integerFlag(1, 1_000_000),
+  stopAfter: integerFlag(1, 1_000_000).optional(),
   batchSize: integerFlag(1, 4096),
   learningRate: numberFlag(1e-7, 1),
   seed: integerFlag(0, MAX_SEED),
@@ -44,7 +45,8 @@ export async function pretrainCommand(rawOptions: unknown, { io }: CommandContex
   const options = parseOptions(PretrainCommandOptionsSchema, rawOptions);
   if (existsSync(options.out) && !options.force) throw new InvalidInputError("--out", "a file that does not exist yet (or add --force)", options.out);
   await mkdir(dirname(options.out), { recursive: true });
-  const configuration = PretrainConfigurationSchema.parse({ steps: options.steps, batchSize: options.batchSize, learningRate: options.learningRate, seed: options.seed });
+  const configuration = PretrainConfigurationSchema.parse({ steps: options.steps, batchSize: options.batchSize, learningRate: options.learningRate, seed: options.seed, stopAfter: options.stopAfter });
+  const lastStep = lastPretrainStep(configuration);
   let initial = options.from;
   if (initial === undefined) {
     initial = join(dirname(options.out), `.pretrain-initial-${options.preset}-${options.arch}-${options.seed}.gguf`);
@@ -52,7 +54,7 @@ export async function pretrainCommand(rawOptions: unknown, { io }: CommandContex
   }
   const policy = await Policy.load({ modelPath: initial });
   const metrics = await JsonlAppender.open(`${options.out}.metrics.jsonl`);
-  const heldOut = problemsOfSplit("held-out").slice(0, options.evaluateProblems).map((problem) => ({ problem: problem.text, answer: String(problem.answer), cluster: problem.cluster }));
+  const heldOut = heldOutExamples(options.evaluateProblems);
   const evaluate = async (step: number) => {
     await exportPolicyModel(policy, options.out);
     const client = await LlamaInferenceClient.create({ modelPath: options.out, sequences: 16 });
@@ -79,11 +81,11 @@ export async function pretrainCommand(rawOptions: unknown, { io }: CommandContex
           io.stderr(`step ${progress.step + 1}/${configuration.steps}: loss ${(window.loss / window.count).toFixed(3)}, ${(window.tokensPerSecond / window.count).toFixed(0)} tokens/s\n`);
           window = { loss: 0, tokensPerSecond: 0, count: 0 };
         }
-        if (options.evaluateEvery > 0 && (progress.step + 1) % options.evaluateEvery === 0 && progress.step + 1 < configuration.steps) await evaluate(progress.step + 1);
+        if (options.evaluateEvery > 0 && (progress.step + 1) % options.evaluateEvery === 0 && progress.step + 1 < lastStep) await evaluate(progress.step + 1);
       },
     });
-    const final = await evaluate(configuration.steps);
-    io.stdout(`${JSON.stringify({ out: options.out, steps: configuration.steps, heldOutAccuracy: final.accuracy, n: final.n })}\n`);
+    const final = await evaluate(lastStep);
+    io.stdout(`${JSON.stringify({ out: options.out, steps: lastStep, heldOutAccuracy: final.accuracy, n: final.n })}\n`);
     return EXIT.ok;
   } finally {
     await metrics.close();
@@ -98,6 +100,7 @@ export function registerPretrainCommand(program: Command, context: CommandContex
     .addOption(new Option("--preset <name>", "model size: tiny, small or medium").default("small"))
     .addOption(new Option("--arch <name>", "llama or qwen2").default("llama"))
     .addOption(new Option("--steps <n>", "optimizer steps").default("3000"))
+    .addOption(new Option("--stop-after <n>", "end after this many steps, the learning-rate schedule still spanning --steps"))
     .addOption(new Option("--batch-size <n>", "examples per step").default("32"))
     .addOption(new Option("--learning-rate <x>", "peak learning rate (warm-up, then cosine to a tenth)").default("0.003"))
     .addOption(new Option("--seed <n>", "seed of the initial weights and the example stream").default("0"))
