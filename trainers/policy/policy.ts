@@ -9,7 +9,10 @@ import { completionOutputs, type CompletionOutputs, type CompletionOutputsOption
 import { estimateForwardBytes } from "./estimate-forward-bytes.js";
 import { loadPolicyWeights } from "./load-policy-weights.js";
 import { packSequences, type ScoredSequence } from "./pack-sequences.js";
+import { flatTokenOrder } from "./flat-token-order.js";
+import { gatherRows } from "./gather-rows.js";
 import { planBatches } from "./plan-batches.js";
+import { planLengthBuckets } from "./plan-length-buckets.js";
 import type { PolicyConfiguration } from "./policy-configuration.js";
 import type { PolicyWeights } from "./policy-weights.js";
 import { readPolicyConfiguration } from "./read-policy-configuration.js";
@@ -35,6 +38,7 @@ export interface CompletionLogprobsOptions {
 export interface PolicyCompletionOutputsOptions extends CompletionLogprobsOptions, CompletionOutputsOptions {}
 
 let loadedPolicies = 0;
+
 
 /**
  * A llama or qwen2 model as tfjs variables, with a forward pass that agrees
@@ -107,10 +111,28 @@ export class Policy {
   /**
    * `completionLogprobs` with, when asked for, the entropy of softmax(logits / T)
    * at every completion token (for an entropy bonus and its log) and the final
-   * hidden states after `output_norm` (for a value head). One forward pass, all
-   * outputs differentiable with respect to `trainableVariables`.
+   * hidden states after `output_norm` (for a value head). All outputs are
+   * differentiable with respect to `trainableVariables`. Sequences of very
+   * different lengths go through separate forward passes (`planLengthBuckets`)
+   * instead of all being padded to the longest; the outputs are the same.
    */
   completionOutputs(sequences: readonly ScoredSequence[], options: PolicyCompletionOutputsOptions = {}): CompletionOutputs {
+    // Checked as a whole first, so that errors name the caller's indices.
+    packSequences(sequences, this.configuration.vocabularySize);
+    const buckets = planLengthBuckets(sequences.map((sequence) => sequence.promptTokenIds.length + Math.max(sequence.completionTokenIds.length - 1, 0)));
+    if (buckets.length <= 1) return this.passOutputs(sequences, options);
+    const parts = buckets.map((bucket) => this.passOutputs(bucket.map((index) => sequences[index] as ScoredSequence), options));
+    const order = tf.tensor1d(flatTokenOrder(buckets, sequences), "int32");
+    const inInputOrder = (flat: tf.Tensor1D[]) => tf.reshape<tf.Rank.R1>(gatherRows(tf.reshape<tf.Rank.R2>(tf.concat(flat), [-1, 1]), order), [-1]);
+    return {
+      logprobs: inInputOrder(parts.map((part) => part.logprobs)),
+      entropy: options.entropy === true ? inInputOrder(parts.map((part) => part.entropy as tf.Tensor1D)) : undefined,
+      hiddenStates: options.hiddenStates === true ? gatherRows(tf.concat(parts.map((part) => part.hiddenStates as tf.Tensor2D)), order) : undefined,
+    };
+  }
+
+  /** `completionOutputs` of sequences already checked, in one forward pass. */
+  private passOutputs(sequences: readonly ScoredSequence[], options: PolicyCompletionOutputsOptions): CompletionOutputs {
     const packed = packSequences(sequences, this.configuration.vocabularySize);
     // Like llama.cpp, run past the training context when asked to: the rope tables grow.
     if (packed.length > this.rope.tables.positions) {

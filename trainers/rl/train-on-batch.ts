@@ -50,7 +50,8 @@ interface Targets {
 export async function trainOnBatch(records: readonly TrainingRecord[], options: TrainOnBatchOptions): Promise<UpdateMetrics> {
   const started = performance.now();
   const { policy, optimizer, configuration, reference } = options;
-  const selected = selectTrainableRecords(records);
+  const zeroAdvantageIsInert = configuration.algorithm !== "ppo-critic" && configuration.loss.klCoefficient === 0 && configuration.loss.entropyCoefficient === 0;
+  const selected = selectTrainableRecords(records, { dropZeroAdvantage: configuration.dropZeroAdvantage && zeroAdvantageIsInert });
   const trained = selected.records;
   // Self-play can produce a batch with nothing to train on (every proposal invalid): a skipped update, logged and counted, not a failed run.
   if (trained.length === 0) return skippedUpdate(selected, started);

@@ -40,6 +40,15 @@ export const TrainerConfigurationSchema = z.object({
   /** Used by `ppo-critic` only. */
   critic: CriticConfigurationSchema.default(CriticConfigurationSchema.parse({})),
   optimizer: AdamWConfigurationSchema.default(AdamWConfigurationSchema.parse({})),
+  /**
+   * Leave records with a zero advantage out of the update (DAPO's dynamic
+   * sampling: a group whose members all scored alike teaches nothing, and its
+   * forward and backward passes cost as much as any). Applies only when such
+   * records add nothing to the loss: no KL or entropy coefficient, not
+   * `ppo-critic`. With `token-mean` aggregation the remaining tokens then
+   * share the whole step. Default true.
+   */
+  dropZeroAdvantage: z.boolean().default(true),
   /** Global gradient-norm bound (policy and value head together). Default 1. */
   maxGradientNorm: z.number().positive().default(1),
 });

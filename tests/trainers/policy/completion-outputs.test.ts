@@ -4,6 +4,7 @@ import { join } from "node:path";
 import * as tf from "@tensorflow/tfjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
+import { planLengthBuckets } from "../../../trainers/policy/plan-length-buckets.js";
 import { Policy } from "../../../trainers/policy/policy.js";
 
 const SEQUENCES = [
@@ -49,5 +50,47 @@ describe("Policy.completionOutputs", () => {
       return { entropy, hiddenStates };
     });
     expect(outputs).toEqual({ entropy: undefined, hiddenStates: undefined });
+  });
+});
+
+describe("Policy.completionOutputs over sequences of very different lengths", () => {
+  // Twelve short rows and two long ones: planLengthBuckets gives them separate forward passes (batched attention for the short, pairwise for the long).
+  const mixed = [
+    ...Array.from({ length: 12 }, (_, index) => ({ promptTokenIds: [1, 72 + index], completionTokenIds: [33 + index, 2], temperature: 1 + index / 20 })),
+    { promptTokenIds: Array.from({ length: 70 }, (_, index) => 40 + (index % 60)), completionTokenIds: [50, 51, 52], temperature: 0.8 },
+    { promptTokenIds: Array.from({ length: 68 }, (_, index) => 90 - (index % 50)), completionTokenIds: [60, 61], temperature: 1 },
+  ].sort((a, b) => a.completionTokenIds[0]! - b.completionTokenIds[0]!);
+
+  it("returns every output in input order, equal to each sequence scored alone, with the same gradients", () => {
+    const together = tf.tidy(() => {
+      const outputs = policy.completionOutputs(mixed, { entropy: true, hiddenStates: true });
+      return { logprobs: outputs.logprobs.arraySync(), entropy: outputs.entropy!.arraySync(), hidden: outputs.hiddenStates!.arraySync() };
+    });
+    const alone = mixed.map((sequence) =>
+      tf.tidy(() => {
+        const outputs = policy.completionOutputs([sequence], { entropy: true, hiddenStates: true });
+        return { logprobs: outputs.logprobs.arraySync(), entropy: outputs.entropy!.arraySync(), hidden: outputs.hiddenStates!.arraySync() };
+      }),
+    );
+    const flat = <T>(pick: (entry: (typeof alone)[number]) => T[]) => alone.flatMap(pick);
+    expect(planLengthBuckets(mixed.map((sequence) => sequence.promptTokenIds.length + sequence.completionTokenIds.length - 1))).toHaveLength(2);
+    expect(together.logprobs.length).toBe(29);
+    together.logprobs.forEach((value, index) => expect(value).toBeCloseTo(flat((entry) => entry.logprobs)[index]!, 5));
+    together.entropy.forEach((value, index) => expect(value).toBeCloseTo(flat((entry) => entry.entropy)[index]!, 5));
+    together.hidden.forEach((row, index) => row.forEach((value, column) => expect(value).toBeCloseTo(flat((entry) => entry.hidden)[index]![column]!, 5)));
+
+    const gradientOf = (sequences: typeof mixed) =>
+      tf.tidy(() => {
+        const { grads } = tf.variableGrads(() => tf.sum(policy.completionLogprobs(sequences)) as tf.Scalar, policy.trainableVariables);
+        return Object.fromEntries(Object.entries(grads).map(([name, gradient]) => [name, gradient.dataSync()]));
+      });
+    const bucketed = gradientOf(mixed);
+    const summed = mixed.map((sequence) => gradientOf([sequence]));
+    for (const [name, gradient] of Object.entries(bucketed)) {
+      gradient.forEach((value, index) => {
+        const expected = summed.reduce((sum, part) => sum + part[name]![index]!, 0);
+        expect(Math.abs(value - expected)).toBeLessThan(1e-5 + 1e-4 * Math.abs(expected));
+      });
+    }
   });
 });

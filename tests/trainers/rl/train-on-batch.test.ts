@@ -85,9 +85,23 @@ describe("trainOnBatch on records sampled by the real engine", () => {
     const metrics = await trainOnBatch(poisoned, { policy, optimizer: new AdamW(configuration.optimizer), configuration, random: seedrandom("x") });
     expect(metrics.skippedOptimizerSteps).toBe(1);
     expect(metrics.optimizerSteps).toBe(0);
-    expect(metrics.skippedRecords).toEqual({ constrained: 1, greedy: 1, empty: 0 });
+    expect(metrics.skippedRecords).toEqual({ constrained: 1, greedy: 1, empty: 0, zeroAdvantage: 0 });
     const after = await policy.logprobsBatch(sequences);
     after.forEach((values, index) => expect(Array.from(values)).toEqual(Array.from(before[index]!)));
+  });
+
+  it("leaves zero-advantage records out of the update (counted), unless a KL or entropy term makes them count", async () => {
+    const flat = records.map((record, index) => ({ ...record, advantage: index === 0 ? 1 : 0 }));
+    const configuration = TrainerConfigurationSchema.parse({ algorithm: "grpo", minibatchSize: 8, optimizer: { learningRate: 1e-6 } });
+    const dropped = await trainOnBatch(flat, { policy, optimizer: new AdamW(configuration.optimizer), configuration, random: seedrandom("z") });
+    expect(dropped.trainedRecords).toBe(1);
+    expect(dropped.skippedRecords.zeroAdvantage).toBe(3);
+    const withEntropy = TrainerConfigurationSchema.parse({ ...configuration, loss: { entropyCoefficient: 0.01 } });
+    const kept = await trainOnBatch(flat, { policy, optimizer: new AdamW(withEntropy.optimizer), configuration: withEntropy, random: seedrandom("z") });
+    expect(kept.trainedRecords).toBe(4);
+    expect(kept.skippedRecords.zeroAdvantage).toBe(0);
+    const off = TrainerConfigurationSchema.parse({ ...configuration, dropZeroAdvantage: false });
+    expect((await trainOnBatch(flat, { policy, optimizer: new AdamW(off.optimizer), configuration: off, random: seedrandom("z") })).trainedRecords).toBe(4);
   });
 
   it("skips a batch with no trainable record: logged as a skipped update, weights untouched", async () => {
