@@ -149,6 +149,18 @@ export { RunDirectory, RUN_FILES } from "./arena/run-directory.js";
 export { runBatches, type RunBatchesOptions } from "./arena/run-batches.js";
 export type { BatchMetrics } from "./arena/batch-metrics.js";
 
+// Parallel rollouts: episodes in worker threads, model calls batched on one engine (or one per worker)
+export { RolloutPoolOptionsSchema, type RolloutPoolOptions } from "./arena/pool/rollout-pool-options.js";
+export {
+  EpisodeModuleSchema,
+  loadEpisodeModule,
+  type EpisodeModule,
+  type EpisodeModuleInput,
+  type EpisodeFactory,
+} from "./arena/pool/episode-module.js";
+export { WorkerEngineClient } from "./arena/pool/worker-engine-client.js";
+export { EpisodeModuleError, RolloutWorkerCrashedError, RolloutTimeoutError, RolloutPoolError } from "./core/errors.js";
+
 // Curriculum: the process reward model (PRM) and frontier-aware cluster selection
 export { PrmStateSchema, PrmExampleSchema, type PrmState, type PrmExample } from "./curriculum/prm/prm-state.js";
 export type { PrmScorer } from "./curriculum/prm/prm-scorer.js";
@@ -196,6 +208,15 @@ export {
   type FrontierFallback,
 } from "./curriculum/frontier/frontier-decision.js";
 export { boundaryUncertainty, clusterRarity } from "./curriculum/frontier/frontier-signals.js";
+export { FrontierTrackerSnapshotSchema, type FrontierTrackerSnapshot } from "./curriculum/frontier/frontier-tracker-snapshot.js";
+export { openPrmScorer, type OpenPrmScorer } from "./curriculum/prm/open-prm-scorer.js";
+export { labelTrajectories, type LabelTrajectoriesOptions, type LabelledTrajectories } from "./curriculum/labelling/label-trajectories.js";
+export { prmTrajectories, type PrmTrajectory } from "./curriculum/labelling/prm-trajectory.js";
+export { readRolloutTrajectories, type RolloutTrajectories } from "./curriculum/labelling/read-rollout-trajectories.js";
+export { trajectoryPrefixes, type TrajectoryPrefix, type TrajectoryPrefixesOptions } from "./curriculum/labelling/trajectory-prefixes.js";
+export type { LabelledEpisode } from "./curriculum/labelling/labelled-episode.js";
+export { taskText } from "./curriculum/labelling/task-text.js";
+export { byteVocabularyText } from "./curriculum/labelling/byte-vocabulary-text.js";
 export { PrmModelError, InvalidPrmScoreError } from "./core/errors.js";
 
 // Examples from the specification

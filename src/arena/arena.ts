@@ -19,6 +19,8 @@ import { ModelGateway } from "./model-gateway.js";
 import { TypedEvents } from "./typed-events.js";
 import { walkResults } from "./walk-results.js";
 import { parseInput } from "../core/parse-input.js";
+import { RolloutPool } from "./pool/rollout-pool.js";
+import { RolloutPoolOptionsSchema, type RolloutPoolOptions } from "./pool/rollout-pool-options.js";
 
 export interface ArenaOptions {
   /** Serves every Role's calls. */
@@ -35,6 +37,12 @@ export interface ArenaOptions {
   samplerDefaults?: Partial<Omit<SamplerSettings, "seed">>;
   /** Aborts in-flight model calls; episodes not started yet are recorded as failed. */
   signal?: AbortSignal;
+  /**
+   * Runs episodes in worker threads (see "Parallel rollouts" in the README);
+   * results are the same as in-process for the same seed. Absent, or
+   * `workers: 0`, runs them in this thread. Call `close()` when done.
+   */
+  pool?: RolloutPoolOptions;
 }
 
 export interface BatchPlanEntry {
@@ -68,6 +76,9 @@ export class Arena extends TypedEvents<ArenaEvents> {
   private readonly registry = new EpisodeRegistry();
   private readonly runtime: EpisodeRuntime;
   private readonly concurrency: number;
+  private readonly pool: RolloutPool | undefined;
+  /** generateRollouts calls still running: close() lets them finish. */
+  private readonly batches = new Set<Promise<unknown>>();
   private nextEpisodeIndex = 0;
   private nextBatchIndex = 0;
 
@@ -90,6 +101,15 @@ export class Arena extends TypedEvents<ArenaEvents> {
       samplerDefaults: { ...DEFAULT_SAMPLER, ...options.samplerDefaults },
       signal: options.signal,
     };
+    const pool = parseInput(RolloutPoolOptionsSchema, options.pool ?? {}, { fieldName: (path) => `pool.${path.map(String).join(".")}` });
+    if (pool.workers > 0) {
+      this.pool = new RolloutPool(pool, {
+        ...this.runtime,
+        client: options.client,
+        judgeIsPolicy: options.judgeClient === undefined || options.judgeClient === options.client,
+        concurrency: this.concurrency,
+      });
+    }
   }
 
   /** Makes an episode type available; `store` supplies artifacts to getBatch. */
@@ -134,17 +154,29 @@ export class Arena extends TypedEvents<ArenaEvents> {
 
   /**
    * Runs requests concurrently (at most `concurrency` top-level episodes at a
-   * time) and returns their results in request order. An episode that throws
-   * is recorded as failed and never sinks the batch.
+   * time, or the pool's workers × episodesPerWorker) and returns their results
+   * in request order. An episode that throws is recorded as failed and never sinks the batch.
    */
   async generateRollouts(requests: readonly EpisodeRequest[]): Promise<GenerateResult[]> {
+    const batch = this.runRollouts(requests);
+    this.batches.add(batch);
+    try {
+      return await batch;
+    } finally {
+      this.batches.delete(batch);
+    }
+  }
+
+  private async runRollouts(requests: readonly EpisodeRequest[]): Promise<GenerateResult[]> {
     requests.forEach((request, index) => {
       parseInput(EpisodeRequestSchema, request, { fieldName: (path) => `requests[${index}].${path.map(String).join(".")}` });
       this.registry.get(request.episodeType);
     });
+    if (this.pool) await this.pool.checkEpisodeTypes(requests.map((request) => request.episodeType));
     const firstIndex = this.nextEpisodeIndex;
     this.nextEpisodeIndex += requests.length;
     const results = new Array<GenerateResult>(requests.length);
+    if (this.pool) return this.generateInPool(this.pool, requests, firstIndex, results);
     let next = 0;
     const worker = async () => {
       while (next < requests.length) {
@@ -158,6 +190,34 @@ export class Arena extends TypedEvents<ArenaEvents> {
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, requests.length) }, worker));
     return results;
+  }
+
+  /** Submits in request order, waiting whenever the pool's queue is full; rollout ids are the same as in-process. */
+  private async generateInPool(
+    pool: RolloutPool,
+    requests: readonly EpisodeRequest[],
+    firstIndex: number,
+    results: GenerateResult[],
+  ): Promise<GenerateResult[]> {
+    const finished: Promise<void>[] = [];
+    for (const [index, request] of requests.entries()) {
+      const rolloutId = `ep${firstIndex + index}`;
+      const { result } = await pool.submit(request, { rolloutId, groupId: request.groupId ?? rolloutId });
+      finished.push(
+        result.then((value) => {
+          results[index] = value;
+          this.emit("rollout-end", { index, result: value });
+        }),
+      );
+    }
+    await Promise.all(finished);
+    return results;
+  }
+
+  /** Lets running generateRollouts calls finish, then ends the pool's worker threads; an arena without a pool has nothing to close. */
+  async close(): Promise<void> {
+    await Promise.allSettled(this.batches);
+    await this.pool?.close();
   }
 
   /**

@@ -11,6 +11,7 @@ import {
 } from "../core/errors.js";
 import { EXIT, type CliIo } from "./cli-io.js";
 import type { CommandContext, RegisterCommand } from "./command-context.js";
+import { registerBenchCommands } from "./commands/bench-command.js";
 import { registerCheckLogprobsCommand } from "./commands/check-logprobs-command.js";
 import { registerDialecticCommand } from "./commands/dialectic-command.js";
 import { registerEvalCommand } from "./commands/eval-command.js";
@@ -20,12 +21,13 @@ import { registerPretrainCommand } from "./commands/pretrain-command.js";
 import { registerPrmCommands } from "./commands/prm-command.js";
 import { registerRunCommand } from "./commands/run-command.js";
 import { registerTrainCommand } from "./commands/train-command.js";
+import { registerTrainCompareCommand } from "./commands/train-compare-command.js";
 
 /** Errors that mean the user's input (a flag, a file) was wrong: exit 2 with the message alone, no stack. */
 const BAD_INPUT_ERRORS = [InvalidInputError, CorruptJsonlError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError, PrmModelError];
 
 /** Every command module, in the order `--help` lists them. */
-const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand, registerTrainCommand, registerPrmCommands];
+const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand, registerTrainCommand, registerTrainCompareCommand, registerPrmCommands, registerBenchCommands];
 
 export interface MainOptions {
   io: CliIo;

@@ -88,7 +88,7 @@ export class InvalidRewardError extends SelfplayError {
 /** A JSONL file has a corrupt line before its last one (a torn last line is tolerated). */
 export class CorruptJsonlError extends SelfplayError {
   override readonly name = "CorruptJsonlError";
-  constructor(readonly path: string, readonly lineNumber: number, reason: string) {
+  constructor(readonly path: string, readonly lineNumber: number, readonly reason: string) {
     super(`${path}:${lineNumber}: not a valid JSON line (${reason}); only the last line of an interrupted file may be torn`);
   }
 }
@@ -101,6 +101,55 @@ export class ScriptExhaustedError extends SelfplayError {
 /** A run was aborted through its AbortSignal. */
 export class RolloutAbortedError extends SelfplayError {
   override readonly name = "RolloutAbortedError";
+}
+
+/**
+ * A RolloutPool's episode module cannot be used: it does not load, its export
+ * is not a factory of episodes, or it lacks an episode type the arena runs.
+ */
+export class EpisodeModuleError extends SelfplayError {
+  override readonly name = "EpisodeModuleError";
+  constructor(
+    /** The module as given in `pool.episodes.module`. */
+    readonly module: string,
+    readonly problem: string,
+  ) {
+    super(`episode module ${module}: ${problem}`);
+  }
+}
+
+/**
+ * A rollout's worker thread died twice — it exited, threw outside the
+ * episode's own code, or was killed — once on the first try and once on the
+ * retry in a worker of its own. The rollout is recorded as failed with this error.
+ */
+export class RolloutWorkerCrashedError extends SelfplayError {
+  override readonly name = "RolloutWorkerCrashedError";
+  constructor(readonly rolloutId: string, readonly episodeType: string, reason: string) {
+    super(
+      `rollout ${rolloutId} (episode "${episodeType}"): its worker died on the first try and on the retry (${reason}); ` +
+        "look for process.exit, an exception thrown outside the episode's promises (a timer, an event handler) or a native crash in the episode's code",
+    );
+  }
+}
+
+/**
+ * A rollout ran past the pool's `taskTimeoutMs` (time in model calls not
+ * counted) on its first try and on its retry; its worker was replaced each time.
+ */
+export class RolloutTimeoutError extends SelfplayError {
+  override readonly name = "RolloutTimeoutError";
+  constructor(readonly rolloutId: string, readonly episodeType: string, readonly timeoutMs: number) {
+    super(
+      `rollout ${rolloutId} (episode "${episodeType}") ran past pool.taskTimeoutMs (${timeoutMs} ms, model calls not counted) ` +
+        "on the first try and on the retry; find the loop that never yields, or raise pool.taskTimeoutMs",
+    );
+  }
+}
+
+/** A RolloutPool was given work after close(), or cannot start its workers. */
+export class RolloutPoolError extends SelfplayError {
+  override readonly name = "RolloutPoolError";
 }
 
 /** Serialisable form of an error, as recorded in rollouts and metrics. */
@@ -337,4 +386,20 @@ export class PrmModelError extends SelfplayError {
 /** A PrmScorer returned something other than one probability in [0, 1] per state. */
 export class InvalidPrmScoreError extends SelfplayError {
   override readonly name = "InvalidPrmScoreError";
+}
+
+/**
+ * A llama.cpp tool the benchmarks measure against (`llama-batched-bench`,
+ * `llama-finetune`) is not built, could not be built, or failed on a run.
+ * `problem` says which and what to do.
+ */
+export class LlamaCppToolError extends SelfplayError {
+  override readonly name = "LlamaCppToolError";
+  constructor(
+    /** The tool's executable name, e.g. `llama-batched-bench`. */
+    readonly tool: string,
+    readonly problem: string,
+  ) {
+    super(`${tool}: ${problem}`);
+  }
 }

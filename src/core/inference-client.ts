@@ -21,6 +21,8 @@ export const InferenceCapabilitiesSchema = z.object({
   lora: z.boolean(),
   /** Sequences one `generate` call decodes together; the arena batches up to this many. */
   parallelSequences: z.number().int().positive(),
+  /** Accepts `prefixTokenIds` (continues a completion from its first tokens). Absent means no. */
+  prefixTokens: z.boolean().optional(),
 });
 export type InferenceCapabilities = z.infer<typeof InferenceCapabilitiesSchema>;
 
@@ -28,6 +30,14 @@ export const GenerationRequestSchema = z.object({
   messages: MessagesSchema.min(1),
   sampler: SamplerSettingsSchema,
   constraint: ConstraintSchema.nullable(),
+  /**
+   * Token ids the completion already begins with: they follow the prompt as
+   * context and the model continues after them (a Monte-Carlo rollout from a
+   * partial solution). The output's completion is the continuation alone;
+   * `maxTokens` bounds the continuation. Only for clients whose capabilities
+   * declare `prefixTokens`.
+   */
+  prefixTokenIds: z.array(z.number().int().min(0)).optional(),
 });
 export type GenerationRequest = z.infer<typeof GenerationRequestSchema>;
 

@@ -35,6 +35,8 @@ export interface ScriptedInferenceClientOptions {
  * by conversation; tokens are UTF-8 bytes + 3 (the byte vocabulary of
  * project-made models); logprobs are pseudo-random but fixed by the sampler
  * seed and conversation, 0 when greedy. It honours maxTokens and stop strings.
+ * With `prefixTokenIds` the reply is the continuation: a reply function reads
+ * the prefix from the request, and the prefix joins the prompt's token ids.
  * A conversation the script does not cover is an error, never a silent default.
  */
 export class ScriptedInferenceClient implements InferenceClient {
@@ -50,6 +52,7 @@ export class ScriptedInferenceClient implements InferenceClient {
       jsonSchema: false,
       lora: false,
       parallelSequences: 16,
+      prefixTokens: true,
       ...options.capabilities,
     };
   }
@@ -93,7 +96,7 @@ export class ScriptedInferenceClient implements InferenceClient {
     );
     return {
       text,
-      promptTokenIds: bytesToTokenIds(key),
+      promptTokenIds: Int32Array.from([...bytesToTokenIds(key), ...(request.prefixTokenIds ?? [])]),
       completionTokenIds,
       completionLogprobs,
       finishReason,

@@ -1,14 +1,17 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Command } from "commander";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CorruptJsonlError, InvalidInputError, PrmModelError } from "../../src/core/errors.js";
 import { registerPrmCommands } from "../../src/cli/commands/prm-command.js";
+import { main } from "../../src/cli/program.js";
+import { PrmExampleSchema } from "../../src/curriculum/prm/prm-state.js";
 import { PrmMetadataSchema } from "../../src/curriculum/prm/prm-metadata.js";
 import { OnnxPrmScorer } from "../../src/curriculum/prm/onnx-prm-scorer.js";
 import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
 import { syntheticPrmExamples } from "../trainers/prm/synthetic-prm-examples.js";
+import { scriptedStepResults } from "../trainers/rl/scripted-step-results.js";
 
 /** Runs `selfplay prm …` as program.ts would once the command is registered there; errors propagate. */
 async function runPrm(argv: string[]) {
@@ -98,5 +101,99 @@ describe("selfplay prm", () => {
     expect(scores).toHaveLength(5);
     for (const score of scores) expect(score).toBeGreaterThanOrEqual(0);
     await expect(OnnxPrmScorer.load(out)).rejects.toThrow(/reads embeddings of .*tiny\.gguf; load that model/);
+  });
+});
+
+/** Runs the whole CLI, exit codes and error messages as a user sees them. */
+async function runCli(argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(argv, { io: { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), isTerminal: false } });
+  return { code, stdout, stderr };
+}
+
+describe("selfplay prm label", () => {
+  let folder: string;
+  let run: string;
+  let modelPath: string;
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), "selfplay-prm-label-"));
+    // A run folder as selfplay train leaves it: proposer trees with their solvers, one a line.
+    run = join(folder, "run");
+    await mkdir(run);
+    const step = await scriptedStepResults([
+      { cluster: "add-2x2-no-carry", problem: "23+45", solvers: ["68", "67", "68", "68"] },
+      { cluster: "add-1x1-carry", problem: "nothing" },
+      { cluster: "add-1x1-no-carry", problem: "3+4", solvers: ["7", "1", "7", "7"] },
+    ]);
+    await writeFile(join(run, "rollouts.jsonl"), jsonl(step));
+    modelPath = (await createRandomModel({ path: join(folder, "tiny.gguf"), preset: "tiny", architecture: "llama", seed: 4 })).path;
+  });
+
+  it("labels every prefix of every solver attempt with its outcome, without a model", async () => {
+    const out = join(folder, "labels", "outcomes.jsonl");
+    const { code, stdout, stderr } = await runCli(["prm", "label", "--trajectories", join(folder, "*", "rollouts.jsonl"), "--out", out, "--json"]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const lines = (await readFile(out, "utf8")).trimEnd().split("\n").map((line) => PrmExampleSchema.parse(JSON.parse(line)));
+    // 23+45: "", "6", "68"/"67" for four attempts; 3+4: "", "7"/"1" for four attempts.
+    expect(lines).toHaveLength(4 * 3 + 4 * 2);
+    expect(lines.slice(0, 6)).toEqual([
+      { task: "23+45=", cluster: "add-2x2-no-carry", prefix: "", label: 1 },
+      { task: "23+45=", cluster: "add-2x2-no-carry", prefix: "6", label: 1 },
+      { task: "23+45=", cluster: "add-2x2-no-carry", prefix: "68", label: 1 },
+      { task: "23+45=", cluster: "add-2x2-no-carry", prefix: "", label: 0 },
+      { task: "23+45=", cluster: "add-2x2-no-carry", prefix: "6", label: 0 },
+      { task: "23+45=", cluster: "add-2x2-no-carry", prefix: "67", label: 0 },
+    ]);
+    expect(lines.slice(12, 14)).toEqual([
+      { task: "3+4=", cluster: "add-1x1-no-carry", prefix: "", label: 1 },
+      { task: "3+4=", cluster: "add-1x1-no-carry", prefix: "7", label: 1 },
+    ]);
+    expect(JSON.parse(stdout)).toEqual({ files: 1, trajectories: 8, states: 20, rollouts: 0, continuations: 0, meanLabel: 15 / 20 });
+    // Written whole, by rename: nothing else is left in the folder.
+    expect(await readdir(join(folder, "labels"))).toEqual(["outcomes.jsonl"]);
+  });
+
+  it("rolls K continuations per prefix on the run's final model by default (real engine), reproducibly", async () => {
+    const out = join(folder, "mc.jsonl");
+    const missing = await runCli(["prm", "label", "--trajectories", join(run, "rollouts.jsonl"), "--rollouts", "2", "--out", out]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--model: expected a model to sample continuations on; by default the run's final\.gguf beside .*rollouts\.jsonl, which does not exist .*pass --model FILE/);
+    await copyFile(modelPath, join(run, "final.gguf"));
+    const { code, stdout, stderr } = await runCli(["prm", "label", "--trajectories", join(run, "rollouts.jsonl"), "--rollouts", "2", "--out", out, "--json"]);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/labelling .*rollouts\.jsonl: 8 trajectories, 2 continuations per prefix on .*final\.gguf/);
+    const summary = JSON.parse(stdout) as Record<string, number>;
+    // Every prefix but the 8 whole solutions is continued twice.
+    expect(summary).toMatchObject({ trajectories: 8, states: 20, rollouts: 2, continuations: 2 * 12 });
+    const lines = (await readFile(out, "utf8")).trimEnd().split("\n").map((line) => PrmExampleSchema.parse(JSON.parse(line)));
+    for (const line of lines) expect([0, 0.5, 1]).toContain(line.label);
+    // The whole solutions keep their outcomes.
+    expect(lines[2]).toEqual({ task: "23+45=", cluster: "add-2x2-no-carry", prefix: "68", label: 1 });
+    const again = join(folder, "mc-again.jsonl");
+    expect((await runCli(["prm", "label", "--trajectories", join(run, "rollouts.jsonl"), "--rollouts", "2", "--model", modelPath, "--out", again])).code).toBe(0);
+    expect(await readFile(again, "utf8")).toBe(await readFile(out, "utf8"));
+  });
+
+  it("exits 2 naming the glob, the file and line, and the fix", async () => {
+    const none = await runCli(["prm", "label", "--trajectories", join(folder, "nowhere", "*.jsonl"), "--out", join(folder, "x.jsonl")]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/--trajectories: got ".*nowhere.*"; expected a glob that names at least one rollouts\.jsonl file/);
+    const bad = join(folder, "bad");
+    await mkdir(bad);
+    const good = (await readFile(join(run, "rollouts.jsonl"), "utf8")).split("\n")[0];
+    await writeFile(join(bad, "rollouts.jsonl"), `${good}\n{"rollout": 3}\n${good}\n`);
+    const malformed = await runCli(["prm", "label", "--trajectories", join(bad, "rollouts.jsonl"), "--out", join(folder, "x.jsonl")]);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toMatch(/bad\/rollouts\.jsonl:2: not a valid JSON line \(rollout: .*; expected one GenerateResult a line, as rollouts\.jsonl of selfplay train or selfplay run holds: pass those files, or delete the line\)/);
+    // Only the proposal that wrote no problem: no solver ever ran.
+    const invalidProposal = (await readFile(join(run, "rollouts.jsonl"), "utf8")).split("\n")[1];
+    await writeFile(join(bad, "rollouts.jsonl"), `${invalidProposal}\n`);
+    const noSolvers = await runCli(["prm", "label", "--trajectories", join(bad, "rollouts.jsonl"), "--out", join(folder, "x.jsonl")]);
+    expect(noSolvers.code).toBe(2);
+    expect(noSolvers.stderr).toMatch(/--trajectories: got ".*"; expected files with scored rollouts of arithmetic-solve \(the solvers of selfplay train\); 1 file\(s\) matched and hold none/);
+    expect((await runCli(["prm", "label", "--trajectories", join(run, "rollouts.jsonl"), "--out", join(folder, "x.jsonl"), "--chunk", "0"])).stderr).toMatch(/--chunk: got "0"; expected an integer from 1/);
   });
 });

@@ -3,9 +3,14 @@ import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import * as tf from "@tensorflow/tfjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/program.js";
+import { HashedNgramFeaturiser } from "../../src/curriculum/prm/hashed-ngram-featuriser.js";
 import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
+import { savePrm } from "../../trainers/prm/save-prm.js";
+import { trainPrm } from "../../trainers/prm/train-prm.js";
+import { syntheticPrmExamples } from "../trainers/prm/synthetic-prm-examples.js";
 import { maxWeightDifference, metricsDifferences, metricsWithoutTimings } from "../trainers/rl/run-comparison.js";
 
 async function runCli(argv: string[]) {
@@ -26,7 +31,8 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
 
   it("runs rollout → credit → update → sync for each step and writes metrics, policies, final.gguf and the report", async () => {
     const config = join(folder, "config.json");
-    await writeFile(config, JSON.stringify({ proposals: 4, solvers: 2, sequences: 4, evaluateEvery: 0, evaluateProblems: 8 }));
+    // A random model earns no advantage: zero-advantage records are left out of the update unless an entropy bonus makes them count.
+    await writeFile(config, JSON.stringify({ proposals: 4, solvers: 2, sequences: 4, evaluateEvery: 0, evaluateProblems: 8, trainer: { loss: { entropyCoefficient: 0.05 } } }));
     const out = join(folder, "run");
     const { code, stdout, stderr } = await runCli(["train", "--model", modelPath, "--config", config, "--steps", "2", "--seed", "3", "--out", out]);
     expect(code).toBe(0);
@@ -42,8 +48,67 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
       expect(line.mismatchKl).toBeLessThan(1e-6);
       expect(line.syncSeconds).toBeGreaterThan(0);
     }
+    // One rollouts.jsonl line per proposal; the report says how targets were chosen.
+    expect((await readFile(join(out, "rollouts.jsonl"), "utf8")).trimEnd().split("\n")).toHaveLength(2 * 4);
+    expect(steps.map((line) => line.frontier.reasons)).toEqual([{ uniform: 4 }, { uniform: 4 }]);
+    expect(JSON.parse(stdout).frontier).toEqual({ mode: "uniform", reasons: { uniform: 8 } });
     for (const file of ["final.gguf", "report.svg", "report.json", "policies/policy-v1.gguf", "policies/policy-v2.gguf", "checkpoints/step-2.json", "checkpoints/step-2.optimizer.gguf"]) expect(existsSync(join(out, file))).toBe(true);
     expect(await readFile(join(out, "report.svg"), "utf8")).toContain("<svg");
+  });
+
+  describe("--frontier prm", () => {
+    let prm: string;
+    let config: string;
+
+    beforeAll(async () => {
+      await tf.setBackend("cpu");
+      const trained = await trainPrm(syntheticPrmExamples(40, "train-cli"), { featuriser: new HashedNgramFeaturiser({ dimensions: 32 }), configuration: { hiddenDimensions: 4, epochs: 1 } });
+      prm = join(folder, "prm");
+      await savePrm(prm, trained.network.weights(), trained.metadata);
+      trained.network.dispose();
+      config = join(folder, "frontier-config.json");
+      await writeFile(config, JSON.stringify({ proposals: 4, solvers: 2, sequences: 4, evaluateEvery: 0, evaluateProblems: 8 }));
+    });
+
+    it("takes the proposals' targets from the frontier tracker, logs each step's rules and reports the mode", async () => {
+      const out = join(folder, "frontier-run");
+      const { code, stdout, stderr } = await runCli(["train", "--model", modelPath, "--config", config, "--steps", "2", "--seed", "3", "--out", out, "--frontier", "prm", "--prm", prm]);
+      expect(code, stderr).toBe(0);
+      expect(stderr).toContain(`targets by the PRM-weighted frontier (${resolve(prm)})`);
+      // A random model writes no valid problem: no trajectories, so every pick is a logged fallback.
+      expect(stderr).toMatch(/step 1\/2: reward .*\n {2}targets: (fallback:[a-z-]+ \d(, )?)+\n( {4}frontier fallback \(.*\) → .*\n)+step 2\/2/);
+      const lines = (await readFile(join(out, "metrics.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line));
+      const reasons = lines.filter((line) => "frontier" in line).map((line) => line.frontier.reasons as Record<string, number>);
+      expect(reasons.map((counts) => Object.values(counts).reduce((sum, count) => sum + count, 0))).toEqual([4, 4]);
+      const report = JSON.parse(stdout) as { frontier: { mode: string; prmPath: string; reasons: Record<string, number> } };
+      expect(report.frontier).toMatchObject({ mode: "prm", prmPath: resolve(prm) });
+      expect(Object.values(report.frontier.reasons).reduce((sum, count) => sum + count, 0)).toBe(8);
+      expect(await readFile(join(out, "report.svg"), "utf8")).toContain("PRM-weighted frontier targets");
+
+      // The two modes side by side at equal wall-clock time.
+      const compared = await runCli(["train-compare", join(folder, "run"), out, "--json", "--svg", join(folder, "compare.svg")]);
+      expect(compared.code, compared.stderr).toBe(0);
+      const comparison = JSON.parse(compared.stdout) as { budgetSeconds: number; runs: { frontier: string; atBudget: { step: number } | null }[]; modes: Record<string, { runs: number }> };
+      expect(comparison.runs.map((run) => run.frontier)).toEqual(["uniform", "prm"]);
+      expect(comparison.modes).toMatchObject({ uniform: { runs: 1 }, prm: { runs: 1 } });
+      expect(comparison.runs.every((run) => run.atBudget !== null)).toBe(true);
+      expect(await readFile(join(folder, "compare.svg"), "utf8")).toMatch(/<svg[\s\S]*seconds \(to \d+\)/);
+      const human = await runCli(["train-compare", join(folder, "run"), out]);
+      expect(human.stdout).toMatch(/^held-out accuracy at \d+ s of wall-clock time:\n.*run: uniform, seed 3: [\d.]+% \(step \d, \d+ s\)/);
+      expect(human.stdout).toMatch(/\nprm: mean [\d.]+%, mean gain -?[\d.]+% over 1 run\(s\) \(seeds 3\)\nuniform: mean /);
+    });
+
+    it("exits 2 without a PRM, or with one that does not load, and leaves no run behind", async () => {
+      const out = join(folder, "frontier-bad");
+      const none = await runCli(["train", "--model", modelPath, "--config", config, "--out", out, "--frontier", "prm"]);
+      expect(none.code).toBe(2);
+      expect(none.stderr).toMatch(/frontier-config\.json: frontier\.prmPath: expected a PRM directory .*pass --prm DIR, or --frontier uniform/);
+      const missing = await runCli(["train", "--model", modelPath, "--config", config, "--out", out, "--frontier", "prm", "--prm", join(folder, "no-prm")]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toMatch(/no-prm\/prm\.json: cannot be read/);
+      expect(existsSync(join(out, "metrics.jsonl"))).toBe(false);
+      expect((await runCli(["train", "--model", modelPath, "--config", config, "--frontier", "best"])).stderr).toMatch(/--frontier: got "best"; expected one of: uniform, prm/);
+    });
   });
 
   it("names the configuration field that is wrong", async () => {

@@ -1,12 +1,13 @@
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { RUN_FILES } from "../../src/arena/run-directory.js";
 import { findLatestCheckpoint, type LatestCheckpoint } from "../checkpoint/find-latest-checkpoint.js";
 import { SelfPlayCheckpointSchema, type SelfPlayCheckpoint } from "./self-play-checkpoint.js";
 
 /**
  * The newest complete checkpoint of a `selfplay train` run folder: its
- * manifest parses, and the weights, optimizer state and metrics it points at
- * are on disk at the sizes it recorded. Newer manifests that fail are listed.
+ * manifest parses, and the weights, optimizer state, metrics and rollouts it
+ * points at are on disk at the sizes it recorded (the logs at least that long). Newer manifests that fail are listed.
  */
 export function findSelfPlayCheckpoint(directory: string): Promise<LatestCheckpoint<SelfPlayCheckpoint>> {
   return findLatestCheckpoint(directory, SelfPlayCheckpointSchema, async (checkpoint) => {
@@ -19,8 +20,10 @@ export function findSelfPlayCheckpoint(directory: string): Promise<LatestCheckpo
       if (bytes === undefined) return `its ${what} ${file.path} is missing`;
       if (bytes !== file.bytes) return `its ${what} ${file.path} has ${bytes} bytes, not the ${file.bytes} it was saved with`;
     }
-    const metricsBytes = (await sizeOf(join(directory, "metrics.jsonl"))) ?? 0;
-    if (metricsBytes < checkpoint.metricsBytes) return `metrics.jsonl has ${metricsBytes} bytes, fewer than the ${checkpoint.metricsBytes} it had then`;
+    for (const [file, recorded] of [[RUN_FILES.metrics, checkpoint.metricsBytes], [RUN_FILES.rollouts, checkpoint.rolloutsBytes]] as const) {
+      const bytes = (await sizeOf(join(directory, file))) ?? 0;
+      if (bytes < recorded) return `${file} has ${bytes} bytes, fewer than the ${recorded} it had then`;
+    }
     return undefined;
   });
 }

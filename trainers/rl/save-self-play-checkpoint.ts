@@ -27,6 +27,10 @@ export interface SaveSelfPlayCheckpointOptions {
   minibatchRandom: RandomStream;
   /** metrics.jsonl, every line of the step appended. */
   metricsPath: string;
+  /** rollouts.jsonl, every rollout of the step appended. */
+  rolloutsPath: string;
+  /** The proposal targets' state (`ProposalTargets.snapshot()`). */
+  frontier: JsonObject | null;
   evaluations: readonly SelfPlayEvaluation[];
   /** Wall-clock seconds of the run so far. */
   elapsedSeconds: number;
@@ -55,6 +59,8 @@ export async function saveSelfPlayCheckpoint(options: SaveSelfPlayCheckpointOpti
     arena: options.arena.snapshot() as JsonObject,
     minibatchRandom: options.minibatchRandom.state(),
     metricsBytes: (await stat(options.metricsPath)).size,
+    rolloutsBytes: (await stat(options.rolloutsPath)).size,
+    frontier: options.frontier,
     evaluations: [...options.evaluations],
     elapsedSeconds: options.elapsedSeconds,
   };

@@ -41,6 +41,10 @@ export const SelfPlayCheckpointSchema = z.object({
   minibatchRandom: RandomStreamStateSchema,
   /** Bytes of metrics.jsonl at the checkpoint: a resumed run cuts what the killed one wrote after it. */
   metricsBytes: z.number().int().min(0),
+  /** Bytes of rollouts.jsonl at the checkpoint, cut back the same way (0 in checkpoints that predate the file). */
+  rolloutsBytes: z.number().int().min(0).default(0),
+  /** The frontier's state (`ProposalTargets.snapshot()`: tracker, trajectory counts, latest tasks); null in uniform mode. */
+  frontier: JsonObjectSchema.nullable().default(null),
   /** Held-out evaluations so far, for the run's report. */
   evaluations: z.array(SelfPlayEvaluationSchema),
   /** Wall-clock seconds the run had spent at the checkpoint, carried across a resume (0 in checkpoints that predate it). */

@@ -1,4 +1,4 @@
-import { mkdir, truncate } from "node:fs/promises";
+import { appendFile, mkdir, truncate } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { Arena, type ArenaSnapshot } from "../../src/arena/arena.js";
 import { ArtifactStore } from "../../src/arena/artifact-store.js";
@@ -18,6 +18,7 @@ import { Policy } from "../policy/policy.js";
 import { exportPolicyModel } from "../sync/export-policy-model.js";
 import { syncPolicy } from "../sync/sync-policy.js";
 import { assertSameRun } from "./assert-same-run.js";
+import { createProposalTargets, openFrontierPrm } from "./create-proposal-targets.js";
 import { saveSelfPlayCheckpoint } from "./save-self-play-checkpoint.js";
 import type { SelfPlayCheckpoint, SelfPlayEvaluation } from "./self-play-checkpoint.js";
 import type { SelfPlayConfiguration } from "./self-play-configuration.js";
@@ -28,14 +29,15 @@ import type { UpdateMetrics } from "./update-metrics.js";
 export interface SelfPlayTrainingOptions {
   /** The base model both roles start from. */
   modelPath: string;
-  /** Run folder: metrics.jsonl, policy versions, checkpoints/, final.gguf. */
+  /** Run folder: metrics.jsonl, rollouts.jsonl, policy versions, checkpoints/, final.gguf. */
   directory: string;
   configuration: SelfPlayConfiguration;
   /**
    * Go on with the run in `directory` from this checkpoint of it
    * (`findSelfPlayCheckpoint`) instead of starting one; `modelPath` and
-   * `configuration` must be the run's own. metrics.jsonl is cut back to the
-   * checkpoint and the run continues at its next step, as if never stopped.
+   * `configuration` must be the run's own. metrics.jsonl and rollouts.jsonl are
+   * cut back to the checkpoint and the run continues at its next step, as if
+   * never stopped.
    */
   resume?: SelfPlayCheckpoint;
   /** Told of every step's metrics (progress display). */
@@ -63,33 +65,53 @@ export interface SelfPlayStepMetrics extends UpdateMetrics {
   syncSeconds: number;
   /** Wall-clock seconds since the run started, time before a resume included and time while killed not. */
   elapsedSeconds: number;
+  /** How the step's proposals got their target clusters (see TargetChoice). */
+  frontier: SelfPlayFrontierMetrics;
+}
+
+/** The targets of one step: counts by rule (`uniform`, `prm-weighted`, `fallback:<kind>`) and by cluster, and each rule's first message. */
+export interface SelfPlayFrontierMetrics {
+  reasons: Record<string, number>;
+  targets: Record<string, number>;
+  messages: string[];
 }
 
 /**
  * Proposer/solver self-play on arithmetic with one policy in both roles. The
- * loop reads top to bottom: rollout → credit → update → sync → log →
- * checkpoint, with a held-out evaluation every few steps and the final weights
- * in `final.gguf`. Every step ends with a checkpoint, so a killed run resumes
- * (`resume`) and ends as the uninterrupted run would.
+ * loop reads top to bottom: rollout → credit → update → sync → frontier → log
+ * → checkpoint, with a held-out evaluation every few steps and the final
+ * weights in `final.gguf`; every rollout goes to rollouts.jsonl. Every step
+ * ends with a checkpoint, so a killed run resumes (`resume`) and ends as the
+ * uninterrupted run would.
  */
 export async function runSelfPlayTraining(options: SelfPlayTrainingOptions): Promise<{ finalModel: string; evaluations: SelfPlayEvaluation[] }> {
   const { configuration, directory, resume } = options;
   if (resume) assertSameRun(directory, resume, options.modelPath, configuration);
+  // Before any file or model: a PRM that does not load leaves no half-started run behind.
+  const prm = await openFrontierPrm(configuration.frontier);
   await mkdir(join(directory, "policies"), { recursive: true });
   const metricsPath = join(directory, RUN_FILES.metrics);
-  // What the killed run logged after its checkpoint (a torn last line too) is logged again below, once.
-  if (resume) await truncate(metricsPath, resume.metricsBytes);
+  const rolloutsPath = join(directory, RUN_FILES.rollouts);
+  if (resume) {
+    // What the killed run logged after its checkpoint (a torn last line too) is logged again below, once.
+    await truncate(metricsPath, resume.metricsBytes);
+    // Created first when the checkpoint predates rollouts.jsonl.
+    await appendFile(rolloutsPath, "");
+    await truncate(rolloutsPath, resume.rolloutsBytes);
+  }
   const weightsPath = resume ? resolve(directory, resume.weights.path) : options.modelPath;
   const client = await LlamaInferenceClient.create({ modelPath: weightsPath, sequences: configuration.sequences });
   const policy = await Policy.load({ modelPath: weightsPath });
   const optimizer = new AdamW(configuration.trainer.optimizer);
-  const metrics = await JsonlAppender.open(metricsPath);
   const arena = new Arena({ client, seed: configuration.seed, concurrency: configuration.proposals, samplerDefaults: { temperature: configuration.temperature } })
     .register(
       new ArithmeticProposerEpisode({ solvers: configuration.solvers, reward: { kind: "gaussian", target: configuration.targetPassRate, sigma: configuration.targetSigma } }),
       ArtifactStore.of(clusterNames().map((cluster) => ({ cluster }))),
     )
     .register(new ArithmeticSolverEpisode());
+  const targets = createProposalTargets(configuration, arena, prm, resume?.frontier);
+  const metrics = await JsonlAppender.open(metricsPath);
+  const rollouts = await JsonlAppender.open(rolloutsPath);
   const heldOut = heldOutExamples(configuration.evaluateProblems);
   const evaluations: SelfPlayEvaluation[] = [...(resume?.evaluations ?? [])];
   const started = performance.now() - 1000 * (resume?.elapsedSeconds ?? 0);
@@ -104,7 +126,22 @@ export async function runSelfPlayTraining(options: SelfPlayTrainingOptions): Pro
   // One stream for the whole run, carried across a resume in the checkpoint.
   const minibatchRandom = resume ? RandomStream.fromState(resume.minibatchRandom) : deriveStream(configuration.seed, "minibatches");
   const checkpoint = (step: number, weights: string) =>
-    saveSelfPlayCheckpoint({ directory, step, modelPath: options.modelPath, configuration, weightsPath: weights, policy, optimizer, arena, minibatchRandom, metricsPath, evaluations, elapsedSeconds: elapsedSeconds() });
+    saveSelfPlayCheckpoint({
+      directory,
+      step,
+      modelPath: options.modelPath,
+      configuration,
+      weightsPath: weights,
+      policy,
+      optimizer,
+      arena,
+      minibatchRandom,
+      metricsPath,
+      rolloutsPath,
+      frontier: targets.snapshot(),
+      evaluations,
+      elapsedSeconds: elapsedSeconds(),
+    });
   try {
     if (resume) {
       // Resume: the state after step k, as the killed run had it; Steps sampled from here carry policy version k.
@@ -116,9 +153,10 @@ export async function runSelfPlayTraining(options: SelfPlayTrainingOptions): Pro
       await checkpoint(0, options.modelPath);
     }
     for (let step = (resume?.step ?? 0) + 1; step <= configuration.steps; step++) {
-      // Rollout: proposals for uniformly drawn clusters, each with its solver attempts.
+      // Rollout: proposals for the target clusters (uniform, or the frontier's picks), each with its solver attempts.
       const rolloutStarted = performance.now();
-      const results = await arena.generateRollouts(arena.getBatch([{ episodeType: "arithmetic-propose", count: configuration.proposals }]));
+      const choice = await targets.choose(configuration.proposals);
+      const results = await arena.generateRollouts(choice.requests);
       const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
 
       // Credit: GRPO within each problem's solver group, a per-role baseline for the proposer.
@@ -130,7 +168,11 @@ export async function runSelfPlayTraining(options: SelfPlayTrainingOptions): Pro
       // Sync: the next rollouts come from the updated weights.
       const sync = await syncPolicy({ policy, client, directory: join(directory, "policies"), version: step });
 
+      // Frontier: each cluster's solve rates this step, before the next step's targets are chosen.
+      targets.observe(results);
+
       // Log.
+      await rollouts.appendMany(results);
       const line: SelfPlayStepMetrics = {
         step,
         ...update,
@@ -140,6 +182,7 @@ export async function runSelfPlayTraining(options: SelfPlayTrainingOptions): Pro
         updateSeconds: update.elapsedMs / 1000,
         syncSeconds: sync.exportSeconds + sync.swapSeconds,
         elapsedSeconds: elapsedSeconds(),
+        frontier: { reasons: choice.reasons, targets: choice.targets, messages: choice.messages },
       };
       await metrics.append(line);
       options.onStep?.(line);
@@ -153,6 +196,8 @@ export async function runSelfPlayTraining(options: SelfPlayTrainingOptions): Pro
     return { finalModel, evaluations };
   } finally {
     await metrics.close();
+    await rollouts.close();
+    await targets.dispose();
     policy.dispose();
     optimizer.dispose();
     await client.dispose();

@@ -5,6 +5,11 @@ export interface PlotSeries {
   color: string;
 }
 
+export interface TrainingReportSvgOptions {
+  /** The x axis' caption from its largest value. Default `step (of N)`; the points' `step` may be any x, e.g. seconds. */
+  xLabel?: (last: number) => string;
+}
+
 const WIDTH = 720;
 const HEIGHT = 360;
 const MARGIN = { left: 56, right: 150, top: 28, bottom: 40 };
@@ -14,7 +19,7 @@ const MARGIN = { left: 56, right: 150, top: 28, bottom: 40 };
  * axis (rewards, solve rates and accuracies all live there; values outside
  * are clamped). Written with the run so a report needs no plotting package.
  */
-export function trainingReportSvg(title: string, series: readonly PlotSeries[]): string {
+export function trainingReportSvg(title: string, series: readonly PlotSeries[], options: TrainingReportSvgOptions = {}): string {
   const steps = series.flatMap((entry) => entry.points.map((point) => point.step));
   const lastStep = Math.max(1, ...steps);
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
@@ -30,7 +35,8 @@ export function trainingReportSvg(title: string, series: readonly PlotSeries[]):
     parts.push(`<line x1="${MARGIN.left}" x2="${MARGIN.left + plotWidth}" y1="${y(tick)}" y2="${y(tick)}" stroke="#ddd"/>`);
     parts.push(`<text x="${MARGIN.left - 8}" y="${y(tick) + 4}" text-anchor="end">${tick}</text>`);
   }
-  parts.push(`<text x="${MARGIN.left + plotWidth / 2}" y="${HEIGHT - 8}" text-anchor="middle">step (of ${lastStep})</text>`);
+  const xLabel = options.xLabel ?? ((last: number) => `step (of ${last})`);
+  parts.push(`<text x="${MARGIN.left + plotWidth / 2}" y="${HEIGHT - 8}" text-anchor="middle">${escapeXml(xLabel(lastStep))}</text>`);
   series.forEach((entry, index) => {
     if (entry.points.length > 0) {
       const path = entry.points.map((point, position) => `${position === 0 ? "M" : "L"}${x(point.step).toFixed(1)},${y(point.value).toFixed(1)}`).join(" ");

@@ -55,12 +55,13 @@ export async function pretrainCommand(rawOptions: unknown, { io }: CommandContex
   const policy = await Policy.load({ modelPath: initial });
   const metrics = await JsonlAppender.open(`${options.out}.metrics.jsonl`);
   const heldOut = heldOutExamples(options.evaluateProblems);
+  const started = performance.now();
   const evaluate = async (step: number) => {
     await exportPolicyModel(policy, options.out);
     const client = await LlamaInferenceClient.create({ modelPath: options.out, sequences: 16 });
     try {
       const result = await evaluateArithmetic(client, heldOut);
-      await metrics.append({ step, heldOutAccuracy: result.accuracy, n: result.n });
+      await metrics.append({ step, heldOutAccuracy: result.accuracy, n: result.n, elapsedSeconds: (performance.now() - started) / 1000 });
       io.stderr(`step ${step}: held-out accuracy ${(100 * result.accuracy).toFixed(1)}% (n=${result.n})\n`);
       return result;
     } finally {

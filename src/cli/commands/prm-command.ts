@@ -1,18 +1,23 @@
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { Option, type Command } from "commander";
 import { z } from "zod";
+import { InvalidInputError } from "../../core/errors.js";
 import { readJsonl } from "../../core/jsonl/read-jsonl.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
-import { createFeaturiser } from "../../curriculum/prm/create-featuriser.js";
-import { EmbeddingFeaturiser } from "../../curriculum/prm/embedding-featuriser.js";
-import type { Featuriser } from "../../curriculum/prm/featuriser.js";
-import type { FeaturiserSettings } from "../../curriculum/prm/featuriser-settings.js";
+import { writeFileAtomic } from "../../core/write-file-atomic.js";
+import { byteVocabularyText } from "../../curriculum/labelling/byte-vocabulary-text.js";
+import { labelTrajectories } from "../../curriculum/labelling/label-trajectories.js";
+import type { LabelledEpisode } from "../../curriculum/labelling/labelled-episode.js";
+import { readRolloutTrajectories } from "../../curriculum/labelling/read-rollout-trajectories.js";
 import { HashedNgramFeaturiser } from "../../curriculum/prm/hashed-ngram-featuriser.js";
-import { OnnxPrmScorer } from "../../curriculum/prm/onnx-prm-scorer.js";
+import { openEmbeddingFeaturiser, openSavedFeaturiser } from "../../curriculum/prm/open-featuriser.js";
+import { openPrmScorer } from "../../curriculum/prm/open-prm-scorer.js";
 import { PRM_FILES } from "../../curriculum/prm/prm-metadata.js";
-import { PrmStateSchema } from "../../curriculum/prm/prm-state.js";
+import { PrmStateSchema, type PrmExample } from "../../curriculum/prm/prm-state.js";
 import { readPrmExamples } from "../../curriculum/prm/read-prm-examples.js";
-import { readPrmMetadata } from "../../curriculum/prm/read-prm-metadata.js";
-import { LlamaTextEmbedder } from "../../inference/embeddings/llama-text-embedder.js";
+import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
 import { TfjsBackendNameSchema, describeBackendSelection, selectBackend } from "../../../trainers/backend/select-backend.js";
 import { loadPrm } from "../../../trainers/prm/load-prm.js";
 import { savePrm } from "../../../trainers/prm/save-prm.js";
@@ -20,6 +25,7 @@ import { trainPrm } from "../../../trainers/prm/train-prm.js";
 import { EXIT } from "../cli-io.js";
 import type { CommandContext, RegisterCommand } from "../command-context.js";
 import { integerFlag, numberFlag } from "../flag-schemas.js";
+import { LABELLED_EPISODES } from "../labelled-episodes.js";
 import { parseOptions } from "../parse-options.js";
 
 export const PrmTrainCommandOptionsSchema = z.object({
@@ -39,33 +45,22 @@ export const PrmTrainCommandOptionsSchema = z.object({
   json: z.boolean().default(false),
 });
 
+export const PrmLabelCommandOptionsSchema = z.object({
+  trajectories: z.string({ error: "a glob of rollouts.jsonl files (--trajectories GLOB)" }).min(1, "a glob"),
+  out: z.string({ error: "the JSONL file to write the labelled states to (--out FILE)" }).min(1, "a file path"),
+  rollouts: integerFlag(0, 10_000),
+  model: z.string().min(1, "a GGUF file path").optional(),
+  chunk: integerFlag(1, 1_000_000),
+  seed: integerFlag(0, MAX_SEED),
+  sequences: integerFlag(1, 256),
+  json: z.boolean().default(false),
+});
+
 export const PrmScoreCommandOptionsSchema = z.object({
   model: z.string({ error: "the PRM directory (--model DIR)" }).min(1, "a directory"),
   input: z.string({ error: "a JSONL file of states (--input FILE)" }).min(1, "a file path"),
   policy: z.string().min(1, "a GGUF file path").optional(),
 });
-
-/** The featuriser to train or score with, and what to dispose when done. */
-interface OpenFeaturiser {
-  featuriser: Featuriser;
-  dispose: () => Promise<void>;
-}
-
-async function embeddingFeaturiser(modelPath: string): Promise<OpenFeaturiser> {
-  const embedder = await LlamaTextEmbedder.create({ modelPath });
-  return { featuriser: new EmbeddingFeaturiser(embedder, modelPath), dispose: () => embedder.dispose() };
-}
-
-/** The featuriser a saved PRM was trained with; an embedding one loads its model (or `policy`, when it moved). */
-async function savedFeaturiser(settings: FeaturiserSettings, policy: string | undefined, source: string): Promise<OpenFeaturiser> {
-  const open = settings.kind === "embedding" ? await embeddingFeaturiser(policy ?? settings.model) : undefined;
-  try {
-    return { featuriser: createFeaturiser(settings, open?.featuriser, source), dispose: open?.dispose ?? (async () => undefined) };
-  } catch (error) {
-    await open?.dispose();
-    throw error;
-  }
-}
 
 /**
  * `selfplay prm train`: trains a PRM on labelled states (JSONL, one
@@ -80,9 +75,9 @@ export async function prmTrainCommand(rawOptions: unknown, { io }: CommandContex
   for (const file of tornFiles) io.stderr(`warning: ${file}: its last line is torn (an interrupted write) and was skipped\n`);
   const initial = options.from === undefined ? undefined : await loadPrm(options.from);
   const open = initial
-    ? await savedFeaturiser(initial.metadata.featuriser, options.policy, `${options.from}/${PRM_FILES.metadata}`)
+    ? await openSavedFeaturiser(initial.metadata.featuriser, options.policy, `${options.from}/${PRM_FILES.metadata}`)
     : options.policy !== undefined
-      ? await embeddingFeaturiser(options.policy)
+      ? await openEmbeddingFeaturiser(options.policy)
       : { featuriser: new HashedNgramFeaturiser({ dimensions: options.dimensions }), dispose: async () => undefined };
   try {
     const backend = await selectBackend(options.backend === undefined ? {} : { candidates: [options.backend] });
@@ -123,24 +118,92 @@ export async function prmTrainCommand(rawOptions: unknown, { io }: CommandContex
 export async function prmScoreCommand(rawOptions: unknown, { io }: CommandContext): Promise<number> {
   const options = parseOptions(PrmScoreCommandOptionsSchema, rawOptions);
   const { records: states } = await readJsonl(options.input, PrmStateSchema);
-  const metadata = await readPrmMetadata(options.model);
-  const open = await savedFeaturiser(metadata.featuriser, options.policy, `${options.model}/${PRM_FILES.metadata}`);
+  const open = await openPrmScorer(options.model, options.policy === undefined ? {} : { policy: options.policy });
   try {
-    const scorer = await OnnxPrmScorer.load(options.model, { featuriser: open.featuriser });
-    try {
-      const scores = await scorer.score(states);
-      io.stdout(scores.map((score) => `${score}\n`).join(""));
-      return EXIT.ok;
-    } finally {
-      await scorer.dispose();
-    }
+    const scores = await open.scorer.score(states);
+    io.stdout(scores.map((score) => `${score}\n`).join(""));
+    return EXIT.ok;
   } finally {
     await open.dispose();
   }
 }
 
+/**
+ * `selfplay prm label`: PRM examples from the solver rollouts of
+ * rollouts.jsonl files, one `{task, cluster, prefix, label}` a line, written
+ * whole (write-then-rename). With `--rollouts 0` every prefix is labelled
+ * with its trajectory's outcome; with K > 0, with the success share of K
+ * continuations sampled from it on `--model`, by default the `final.gguf` of
+ * the run folder each file is in (the policy the run ended with).
+ */
+export async function prmLabelCommand(rawOptions: unknown, { io }: CommandContext): Promise<number> {
+  const options = parseOptions(PrmLabelCommandOptionsSchema, rawOptions);
+  const { byFile, trajectories, tornFiles } = await readRolloutTrajectories(options.trajectories, LABELLED_EPISODES);
+  for (const file of tornFiles) io.stderr(`warning: ${file}: its last line is torn (an interrupted write) and was skipped\n`);
+  const modelFor = (file: string) => options.model ?? (options.rollouts > 0 ? runFinalModel(file) : undefined);
+  // Checked before any model loads, so a bad folder costs nothing.
+  for (const { file } of byFile) modelFor(file);
+  // One client per model, shared by the files that use it.
+  const clients = new Map<string, LlamaInferenceClient>();
+  const clientFor = async (modelPath: string | undefined) => {
+    if (modelPath === undefined) return undefined;
+    const client = clients.get(modelPath) ?? (await LlamaInferenceClient.create({ modelPath, sequences: options.sequences }));
+    clients.set(modelPath, client);
+    return client;
+  };
+  const examples: PrmExample[] = [];
+  let continuations = 0;
+  try {
+    for (const { file, trajectories: fileTrajectories } of byFile) {
+      const modelPath = modelFor(file);
+      const client = await clientFor(modelPath);
+      if (options.rollouts > 0) io.stderr(`labelling ${file}: ${fileTrajectories.length} trajectories, ${options.rollouts} continuations per prefix on ${modelPath}\n`);
+      const labelled = await labelTrajectories(fileTrajectories, {
+        rollouts: options.rollouts,
+        chunk: options.chunk,
+        detokenize: client ? (tokenIds) => client.detokenize(tokenIds) : byteVocabularyText,
+        ...(client && { client }),
+        verifierFor: (episodeType) => labelledEpisode(episodeType).verifier,
+        seed: options.seed,
+      });
+      for (const example of labelled.examples) examples.push(example);
+      continuations += labelled.continuations;
+    }
+  } finally {
+    for (const client of clients.values()) await client.dispose();
+  }
+  await mkdir(dirname(options.out), { recursive: true });
+  await writeFileAtomic(options.out, examples.map((example) => `${JSON.stringify(example)}\n`).join(""));
+  const meanLabel = examples.reduce((sum, example) => sum + example.label, 0) / examples.length;
+  const summary = { files: byFile.length, trajectories: trajectories.length, states: examples.length, rollouts: options.rollouts, continuations, meanLabel };
+  if (options.json) io.stdout(`${JSON.stringify(summary)}\n`);
+  else {
+    const how = options.rollouts === 0 ? "each labelled with its trajectory's outcome" : `labelled by ${options.rollouts} continuations each`;
+    io.stdout(`${examples.length} states from ${trajectories.length} trajectories in ${byFile.length} file(s), ${how}; mean label ${meanLabel.toFixed(3)} → ${options.out}\n`);
+  }
+  return EXIT.ok;
+}
+
+function labelledEpisode(episodeType: string): LabelledEpisode {
+  const episode = LABELLED_EPISODES[episodeType];
+  if (!episode) throw new InvalidInputError("episodeType", `one of ${Object.keys(LABELLED_EPISODES).join(", ")}`, episodeType);
+  return episode;
+}
+
+/** The final model of the run folder a rollouts file is in: what continuations are sampled on by default. */
+function runFinalModel(rolloutsFile: string): string {
+  const path = join(dirname(rolloutsFile), "final.gguf");
+  if (!existsSync(path)) {
+    throw new InvalidInputError(
+      "--model",
+      `a model to sample continuations on; by default the run's final.gguf beside ${rolloutsFile}, which does not exist (the run has not finished): pass --model FILE`,
+    );
+  }
+  return path;
+}
+
 export const registerPrmCommands: RegisterCommand = (program: Command, context: CommandContext) => {
-  const prm = program.command("prm").description("The process reward model: train it on labelled trajectories, score states with it.");
+  const prm = program.command("prm").description("The process reward model: label trajectories, train it on them, score states with it.");
   prm
     .command("train")
     .description("Train (or fine-tune with --from) a PRM; writes DIR/prm.onnx and DIR/prm.json and prints held-out metrics.")
@@ -160,6 +223,20 @@ export const registerPrmCommands: RegisterCommand = (program: Command, context: 
     .addOption(new Option("--json", "print {auc, brier, ece, n, baselineAuc} of the held-out split"))
     .action(async (flags: Record<string, unknown>) => {
       context.setExitCode(await prmTrainCommand(flags, context));
+    });
+  prm
+    .command("label")
+    .description("Label the partial solutions of solver rollouts for PRM training: by their outcome, or by K continuations each (Monte-Carlo).")
+    .addOption(new Option("--trajectories <glob>", "rollouts.jsonl files of selfplay train (* ? ** allowed)"))
+    .addOption(new Option("--out <file>", "JSONL file of labelled states to write"))
+    .addOption(new Option("--rollouts <k>", "continuations per prefix; 0 labels every prefix with its trajectory's outcome").default("0"))
+    .addOption(new Option("--model <file>", "GGUF model the continuations are sampled on (default: each run's final.gguf); its tokenizer reads the tokens"))
+    .addOption(new Option("--chunk <n>", "completion tokens per prefix step").default("1"))
+    .addOption(new Option("--seed <n>", "seed of the continuations").default("0"))
+    .addOption(new Option("--sequences <n>", "sequences the engine decodes in parallel").default("16"))
+    .addOption(new Option("--json", "print {files, trajectories, states, rollouts, continuations, meanLabel}"))
+    .action(async (flags: Record<string, unknown>) => {
+      context.setExitCode(await prmLabelCommand(flags, context));
     });
   prm
     .command("score")

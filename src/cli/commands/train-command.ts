@@ -26,20 +26,25 @@ export const TrainCommandOptionsSchema = z.object({
   seed: integerFlag(0, MAX_SEED).optional(),
   steps: integerFlag(1, 1_000_000).optional(),
   resume: z.string().min(1, "the folder of the run to continue").optional(),
+  frontier: z.enum(["uniform", "prm"], { error: "one of: uniform, prm" }).optional(),
+  prm: z.string().min(1, "a PRM directory").optional(),
 });
 
-/** The lines of metrics.jsonl the report draws: steps carry rewards, evaluations an accuracy. */
+/** The lines of metrics.jsonl the report draws: steps carry rewards and their targets' reasons, evaluations an accuracy. */
 const ReportLineSchema = z.object({
   step: z.number(),
   solverReward: z.number().optional(),
   proposerReward: z.number().optional(),
+  frontier: z.object({ reasons: z.record(z.string(), z.number()) }).optional(),
 });
 
 /**
  * `selfplay train`: proposer/solver self-play on arithmetic with one policy,
  * trained with GRPO and synced back to the engine every step. Writes the run
  * folder (metrics.jsonl, policies/, checkpoints/, final.gguf, report.svg,
- * report.json); `--resume DIR` continues a run that was killed.
+ * report.json); `--resume DIR` continues a run that was killed. `--frontier
+ * prm --prm DIR` has the PRM-weighted FrontierTracker choose the proposals'
+ * target clusters instead of uniform draws.
  */
 export async function trainCommand(rawOptions: unknown, { io, now }: CommandContext): Promise<number> {
   const options = parseOptions(TrainCommandOptionsSchema, rawOptions);
@@ -53,6 +58,7 @@ export async function trainCommand(rawOptions: unknown, { io, now }: CommandCont
     ...baseConfiguration,
     ...(options.seed !== undefined && { seed: options.seed }),
     ...(options.steps !== undefined && { steps: options.steps }),
+    frontier: frontierInput(baseConfiguration.frontier, options),
   }, { fieldName: (path) => `${options.config ?? "configuration"}: ${path.map(String).join(".")}` });
   const modelPath = options.model ?? resumed?.modelPath ?? bundledArithmeticBase();
   const directory = options.resume ?? options.out ?? join("runs", `train-${now().toISOString().replace(/[:.]/g, "-")}`);
@@ -63,7 +69,8 @@ export async function trainCommand(rawOptions: unknown, { io, now }: CommandCont
   io.stderr(
     resumed
       ? `resuming ${directory} after step ${resumed.step} of ${configuration.steps}\n`
-      : `self-play training on ${modelPath}: ${configuration.steps} steps of ${configuration.proposals} proposals × ${configuration.solvers} solvers → ${directory}\n`,
+      : `self-play training on ${modelPath}: ${configuration.steps} steps of ${configuration.proposals} proposals × ${configuration.solvers} solvers, ` +
+          `${configuration.frontier.mode === "prm" ? `targets by the PRM-weighted frontier (${configuration.frontier.prmPath})` : "uniform targets"} → ${directory}\n`,
   );
   const result = await runSelfPlayTraining({
     modelPath,
@@ -76,22 +83,31 @@ export async function trainCommand(rawOptions: unknown, { io, now }: CommandCont
           `solve rate ${(100 * line.solveRate).toFixed(1)}%, valid proposals ${(100 * line.validProposals).toFixed(0)}%, ` +
           `${line.rolloutTokensPerSecond.toFixed(0)} rollout tokens/s, update ${line.updateSeconds.toFixed(1)} s, sync ${line.syncSeconds.toFixed(2)} s\n`,
       );
+      // One line of counts and the first decision of each rule per step: every decision is in metrics.jsonl's counts.
+      if (configuration.frontier.mode === "prm") {
+        const counts = Object.entries(line.frontier.reasons).map(([reason, count]) => `${reason} ${count}`).join(", ");
+        io.stderr(`  targets: ${counts}\n${line.frontier.messages.map((message) => `    ${message}\n`).join("")}`);
+      }
     },
     onEvaluation: ({ step, heldOutAccuracy, n }) => io.stderr(`step ${step}: held-out greedy accuracy ${(100 * heldOutAccuracy).toFixed(1)}% (n=${n})\n`),
   });
+  // From the file, not this process's steps: a resumed run's report covers the steps before the resume too.
+  const steps = (await readJsonl(metricsPath, ReportLineSchema)).records.filter((line) => line.solverReward !== undefined);
+  const reasons: Record<string, number> = {};
+  for (const [reason, count] of steps.flatMap((line) => Object.entries(line.frontier?.reasons ?? {}))) reasons[reason] = (reasons[reason] ?? 0) + count;
   const report = {
     model: modelPath,
     steps: configuration.steps,
+    seed: configuration.seed,
+    frontier: { mode: configuration.frontier.mode, ...(configuration.frontier.prmPath !== undefined && { prmPath: configuration.frontier.prmPath }), reasons },
     heldOutAccuracy: { start: result.evaluations[0]?.heldOutAccuracy ?? null, end: result.evaluations.at(-1)?.heldOutAccuracy ?? null },
     evaluations: result.evaluations,
     finalModel: result.finalModel,
   };
-  // From the file, not this process's steps: a resumed run's report covers the steps before the resume too.
-  const steps = (await readJsonl(metricsPath, ReportLineSchema)).records.filter((line) => line.solverReward !== undefined);
   await writeFileAtomic(join(directory, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
   await writeFileAtomic(
     join(directory, "report.svg"),
-    trainingReportSvg("selfplay train: arithmetic self-play", [
+    trainingReportSvg(`selfplay train: arithmetic self-play, ${configuration.frontier.mode === "prm" ? "PRM-weighted frontier" : "uniform"} targets`, [
       { name: "solver reward", color: "#1f77b4", points: steps.map((line) => ({ step: line.step, value: line.solverReward ?? 0 })) },
       { name: "proposer reward", color: "#ff7f0e", points: steps.map((line) => ({ step: line.step, value: line.proposerReward ?? 0 })) },
       { name: "held-out accuracy", color: "#2ca02c", points: result.evaluations.map((entry) => ({ step: entry.step, value: entry.heldOutAccuracy })) },
@@ -99,6 +115,15 @@ export async function trainCommand(rawOptions: unknown, { io, now }: CommandCont
   );
   io.stdout(`${JSON.stringify(report)}\n`);
   return EXIT.ok;
+}
+
+/** The configuration's `frontier` with the flags over it; a PRM path made absolute, so a resume from elsewhere finds it. */
+function frontierInput(base: unknown, options: { frontier?: "uniform" | "prm" | undefined; prm?: string | undefined }): unknown {
+  const frontier: Record<string, unknown> = typeof base === "object" && base !== null ? { ...base } : {};
+  if (options.frontier !== undefined) frontier.mode = options.frontier;
+  if (options.prm !== undefined) frontier.prmPath = options.prm;
+  if (typeof frontier.prmPath === "string" && frontier.prmPath !== "") frontier.prmPath = resolve(frontier.prmPath);
+  return frontier;
 }
 
 /** The newest complete checkpoint of the run in `directory`; checkpoints passed over are named on stderr. */
@@ -123,6 +148,8 @@ export function registerTrainCommand(program: Command, context: CommandContext):
     .addOption(new Option("--seed <n>", "run seed"))
     .addOption(new Option("--steps <n>", "policy updates (overrides the configuration)"))
     .addOption(new Option("--resume <dir>", "continue the run in <dir> from its newest checkpoint, with its own configuration and model"))
+    .addOption(new Option("--frontier <mode>", "how proposals get target clusters: uniform (default), prm (the PRM-weighted FrontierTracker)"))
+    .addOption(new Option("--prm <dir>", "the PRM (selfplay prm train --out) the prm frontier scores clusters with"))
     .action(async (flags: Record<string, unknown>) => {
       context.setExitCode(await trainCommand(flags, context));
     });

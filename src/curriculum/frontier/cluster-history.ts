@@ -1,5 +1,15 @@
-import type { ClusterOutcome } from "./cluster-outcome.js";
+import { z } from "zod";
+import { ClusterOutcomeSchema, type ClusterOutcome } from "./cluster-outcome.js";
 import type { FrontierSettings } from "./frontier-settings.js";
+
+/** A cluster's history as a checkpoint keeps it. */
+export const ClusterHistorySnapshotSchema = z.object({
+  outcomes: z.array(ClusterOutcomeSchema),
+  recentHashes: z.array(z.string()),
+  runs: z.number().int().min(0),
+  firstAttemptWins: z.number().int().min(0),
+});
+export type ClusterHistorySnapshot = z.infer<typeof ClusterHistorySnapshotSchema>;
 
 /** A cluster's mastery counters and recent outcomes, as the tracker reports them. */
 export interface ClusterStats {
@@ -24,7 +34,19 @@ export class ClusterHistory {
   constructor(
     readonly cluster: string,
     private readonly settings: FrontierSettings,
-  ) {}
+    snapshot?: ClusterHistorySnapshot,
+  ) {
+    if (snapshot) {
+      this.outcomes.push(...snapshot.outcomes);
+      this.recentHashes.push(...snapshot.recentHashes);
+      this.runs = snapshot.runs;
+      this.firstAttemptWins = snapshot.firstAttemptWins;
+    }
+  }
+
+  snapshot(): ClusterHistorySnapshot {
+    return structuredClone({ outcomes: this.outcomes, recentHashes: this.recentHashes, runs: this.runs, firstAttemptWins: this.firstAttemptWins });
+  }
 
   /**
    * Records an outcome and says whether it was a re-roll of a recent challenge.

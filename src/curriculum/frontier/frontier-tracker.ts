@@ -1,6 +1,6 @@
 import { InvalidInputError, InvalidPrmScoreError, toErrorRecord } from "../../core/errors.js";
 import { parseInput } from "../../core/parse-input.js";
-import type { RandomStream } from "../../core/random/random-stream.js";
+import { RandomStream } from "../../core/random/random-stream.js";
 import type { PrmScorer } from "../prm/prm-scorer.js";
 import type { PrmState } from "../prm/prm-state.js";
 import { ClusterHistory, type ClusterStats } from "./cluster-history.js";
@@ -8,6 +8,7 @@ import { ClusterOutcomeSchema, type ClusterOutcome } from "./cluster-outcome.js"
 import { FRONTIER_TARGET_HINT, type FrontierDecision, type FrontierFallback, type FrontierReason } from "./frontier-decision.js";
 import { boundaryUncertainty, clusterRarity } from "./frontier-signals.js";
 import { FrontierSettingsSchema, type FrontierSettings, type FrontierSettingsInput } from "./frontier-settings.js";
+import { FrontierTrackerSnapshotSchema, type FrontierTrackerSnapshot } from "./frontier-tracker-snapshot.js";
 
 export interface FrontierTrackerOptions {
   /** Every draw (exploration rolls, weighted picks) comes from here. */
@@ -51,6 +52,29 @@ export class FrontierTracker {
     this.settings = parseInput(FrontierSettingsSchema, options.settings ?? {});
     this.random = options.random;
     this.log = options.log ?? (() => undefined);
+  }
+
+  /**
+   * The tracker a `snapshot()` was taken of, its generator where it was: a
+   * resumed run makes the draws the uninterrupted one would have made.
+   */
+  static restore(snapshot: FrontierTrackerSnapshot, options: Omit<FrontierTrackerOptions, "random">): FrontierTracker {
+    const parsed = parseInput(FrontierTrackerSnapshotSchema, snapshot, { fieldName: (path) => `frontier.${path.map(String).join(".")}` });
+    const tracker = new FrontierTracker({ ...options, random: RandomStream.fromState(parsed.random) });
+    for (const [cluster, history] of Object.entries(parsed.histories)) tracker.histories.set(cluster, new ClusterHistory(cluster, tracker.settings, history));
+    for (const [key, count] of Object.entries(parsed.decisions)) tracker.decisions.set(key, count);
+    tracker.cleanStreak = parsed.cleanStreak;
+    return tracker;
+  }
+
+  /** Everything the tracker remembers, its generator's state included, as JSON. */
+  snapshot(): FrontierTrackerSnapshot {
+    return {
+      histories: Object.fromEntries([...this.histories].map(([cluster, history]) => [cluster, history.snapshot()])),
+      decisions: Object.fromEntries(this.decisions),
+      cleanStreak: this.cleanStreak,
+      random: this.random.state(),
+    };
   }
 
   /** Records an outcome; `duplicate` says it was a re-roll of one of the cluster's recent challenges. */

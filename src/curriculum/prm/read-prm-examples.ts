@@ -19,7 +19,8 @@ export async function readPrmExamples(glob: string): Promise<PrmExamples> {
   const tornFiles: string[] = [];
   for (const file of files) {
     const contents = await readJsonl(file, PrmExampleSchema);
-    examples.push(...contents.records);
+    // Not push(...records): spreading a file of ~100,000 lines overflows the call stack.
+    for (const record of contents.records) examples.push(record);
     if (contents.tornLastLine !== null) tornFiles.push(file);
   }
   return { examples, files, tornFiles };

@@ -76,6 +76,7 @@ export class LlamaInferenceClient implements InferenceClient {
       jsonSchema: true,
       lora: true,
       parallelSequences: options.sequences,
+      prefixTokens: true,
     };
   }
 
@@ -99,6 +100,11 @@ export class LlamaInferenceClient implements InferenceClient {
   /** Name of the prompt format in use: `plain` for project-made models, else the chat wrapper's. */
   get promptFormat(): string {
     return this.served.format.name;
+  }
+
+  /** The text of a token sequence, special tokens (an end of generation) left out. */
+  detokenize(tokenIds: ArrayLike<number>): string {
+    return this.served.model.detokenize(Array.from(tokenIds) as Token[]);
   }
 
   /** The text of each token on its own (a lone byte of a multi-byte character shows as U+FFFD). */
@@ -155,9 +161,12 @@ export class LlamaInferenceClient implements InferenceClient {
   }
 }
 
-/** Tokenises a request and fits its completion into the context; a prompt that does not fit is refused, never truncated. */
+/**
+ * Tokenises a request and fits its completion into the context; a prompt that does not fit is refused, never truncated.
+ * Prefix tokens join the prompt: the decoder continues after them as if it had sampled them.
+ */
 function jobFor(served: ServedPolicy, request: GenerationRequest): DecodeJob {
-  const promptTokens = served.format.tokenize(request.messages);
+  const promptTokens = [...served.format.tokenize(request.messages), ...((request.prefixTokenIds ?? []) as Token[])];
   const { contextSize } = served.decoder;
   const room = contextSize - promptTokens.length;
   if (room < 1) {

@@ -1,20 +1,31 @@
+import * as tf from "@tensorflow/tfjs";
 import { appendFile, mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { HashedNgramFeaturiser } from "../../../src/curriculum/prm/hashed-ngram-featuriser.js";
 import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
+import { savePrm } from "../../../trainers/prm/save-prm.js";
+import { trainPrm } from "../../../trainers/prm/train-prm.js";
 import { findSelfPlayCheckpoint } from "../../../trainers/rl/find-self-play-checkpoint.js";
 import { SelfPlayConfigurationSchema, type SelfPlayConfiguration } from "../../../trainers/rl/self-play-configuration.js";
 import { runSelfPlayTraining } from "../../../trainers/rl/self-play-training.js";
+import { syntheticPrmExamples } from "../prm/synthetic-prm-examples.js";
 import { maxWeightDifference, metricsDifferences, metricsWithoutTimings } from "./run-comparison.js";
 
 /** Stands in for SIGKILL: thrown from the log phase of step 3, after its metrics line and policy file, before its checkpoint. */
 class KilledError extends Error {}
 
+/** Every line of a rollouts.jsonl, parsed (torn lines are an error here). */
+async function rolloutLines(path: string): Promise<unknown[]> {
+  return (await readFile(path, "utf8")).split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as unknown);
+}
+
 describe("runSelfPlayTraining resumed from a checkpoint (real engine, tfjs trainer)", () => {
   let folder: string;
   let modelPath: string;
   let configuration: SelfPlayConfiguration;
+  let prmPath: string;
 
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), "selfplay-resume-"));
@@ -32,6 +43,11 @@ describe("runSelfPlayTraining resumed from a checkpoint (real engine, tfjs train
       seed: 3,
       trainer: { algorithm: "grpo", epochs: 2, minibatchSize: 2, loss: { entropyCoefficient: 0.05 }, optimizer: { learningRate: 1e-3, weightDecay: 0.01 } },
     });
+    await tf.setBackend("cpu");
+    const trained = await trainPrm(syntheticPrmExamples(40, "resume"), { featuriser: new HashedNgramFeaturiser({ dimensions: 32 }), configuration: { hiddenDimensions: 4, epochs: 1 } });
+    prmPath = join(folder, "prm");
+    await savePrm(prmPath, trained.network.weights(), trained.metadata);
+    trained.network.dispose();
   });
 
   it("ends with the metrics and weights of the run that was never stopped", async () => {
@@ -53,6 +69,8 @@ describe("runSelfPlayTraining resumed from a checkpoint (real engine, tfjs train
     const manifest = await readFile(join(killed, "checkpoints", "step-2.json"), "utf8");
     await writeFile(join(killed, "checkpoints", "step-3.json"), manifest.slice(0, 100));
 
+    // And a rollout line cut mid-write: the rollouts of step 3 are written again, once.
+    await appendFile(join(killed, "rollouts.jsonl"), '{"rollout":{"id":"ep12"');
     const { checkpoint, ignored } = await findSelfPlayCheckpoint(killed);
     expect(checkpoint?.step).toBe(2);
     expect(ignored.map((entry) => entry.path)).toEqual([join(killed, "checkpoints", "step-3.json")]);
@@ -63,12 +81,43 @@ describe("runSelfPlayTraining resumed from a checkpoint (real engine, tfjs train
     const expected = await metricsWithoutTimings(join(uninterrupted, "metrics.jsonl"));
     expect(expected.map((line) => [line.step, "heldOutAccuracy" in line])).toEqual([[0, true], [1, false], [2, false], [2, true], [3, false], [3, true]]);
     expect(metricsDifferences(await metricsWithoutTimings(join(killed, "metrics.jsonl")), expected)).toEqual([]);
+    // One rollouts.jsonl line per proposal of every step, the same as the uninterrupted run's (the engine's logprobs to ~1e-15).
+    const rollouts = await rolloutLines(join(uninterrupted, "rollouts.jsonl"));
+    expect(rollouts).toHaveLength(3 * configuration.proposals);
+    expect(metricsDifferences(await rolloutLines(join(killed, "rollouts.jsonl")), rollouts)).toEqual([]);
     // The run trained: the weights moved, and the optimizer's moments shaped every step.
     expect(expected.filter((line) => "gradientNorm" in line).every((line) => (line.gradientNorm as number) > 0)).toBe(true);
     expect(await maxWeightDifference(modelPath, join(uninterrupted, "final.gguf"))).toBeGreaterThan(1e-4);
     expect(await maxWeightDifference(join(uninterrupted, "final.gguf"), join(killed, "final.gguf"))).toBeLessThanOrEqual(1e-6);
     // Only the newest checkpoint stays.
     expect(await readdir(join(killed, "checkpoints"))).toEqual(["step-3.json", "step-3.optimizer.gguf"]);
+  });
+
+  it("resumes a run whose targets come from the PRM-weighted frontier with the tracker where it was", async () => {
+    const frontierConfiguration = SelfPlayConfigurationSchema.parse({ ...configuration, frontier: { mode: "prm", prmPath } });
+    const uninterrupted = join(folder, "frontier-uninterrupted");
+    await runSelfPlayTraining({ modelPath, directory: uninterrupted, configuration: frontierConfiguration });
+    const killed = join(folder, "frontier-killed");
+    const run = runSelfPlayTraining({
+      modelPath,
+      directory: killed,
+      configuration: frontierConfiguration,
+      onStep: (line) => {
+        if (line.step === 3) throw new KilledError("killed during step 3");
+      },
+    });
+    await expect(run).rejects.toBeInstanceOf(KilledError);
+    const { checkpoint } = await findSelfPlayCheckpoint(killed);
+    expect(checkpoint?.step).toBe(2);
+    expect(checkpoint?.frontier).toMatchObject({ tracker: { random: { i: expect.any(Number) } } });
+    await runSelfPlayTraining({ modelPath, directory: killed, configuration: frontierConfiguration, resume: checkpoint! });
+
+    const expected = await metricsWithoutTimings(join(uninterrupted, "metrics.jsonl"));
+    // A random model writes no valid problem, so the tracker never leaves its fallbacks; the draws behind them are what a resume must keep.
+    const reasons = expected.flatMap((line) => Object.keys((line.frontier as { reasons?: object } | undefined)?.reasons ?? {}));
+    expect(new Set(reasons)).toEqual(new Set(["fallback:cold-start", "fallback:uniform-sample-roll"]));
+    expect(metricsDifferences(await metricsWithoutTimings(join(killed, "metrics.jsonl")), expected)).toEqual([]);
+    expect(metricsDifferences(await rolloutLines(join(killed, "rollouts.jsonl")), await rolloutLines(join(uninterrupted, "rollouts.jsonl")))).toEqual([]);
   });
 
   it("refuses to resume with another configuration or model, before touching the run", async () => {

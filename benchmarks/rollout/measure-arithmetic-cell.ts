@@ -1,0 +1,88 @@
+import { ArtifactStore } from "../../src/arena/artifact-store.js";
+import { ArithmeticProposerEpisode } from "../../src/examples/arithmetic/arithmetic-proposer-episode.js";
+import { ArithmeticSolverEpisode } from "../../src/examples/arithmetic/arithmetic-solver-episode.js";
+import { clusterNames } from "../../src/examples/arithmetic/arithmetic-task.js";
+import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
+import type { DecodeMode } from "./decode-settings.js";
+import { decodeRequestsOf } from "./decode-request.js";
+import { measureArenaRollouts } from "./measure-arena-rollouts.js";
+import { measureLlamaCpp } from "./measure-llama-cpp.js";
+import { measureNativeLoop } from "./measure-native-loop.js";
+import { measureNodeLlamaCppLoop } from "./measure-node-llama-cpp-loop.js";
+import type { RolloutCell } from "./rollout-bench-result.js";
+
+export interface ArithmeticCellOptions {
+  /** The bundled arithmetic base. */
+  modelPath: string;
+  threads: number;
+  sequences: number;
+  mode: DecodeMode;
+  /** Proposer episodes a round, each with 4 solver sub-episodes. */
+  proposals: number;
+  contextPerSequence: number;
+  /** Timed rounds of every measurement; the fastest counts. */
+  rounds: number;
+  /** Build llama-batched-bench if it is not built yet (minutes). */
+  buildTools: boolean;
+}
+
+const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(values.length, 1);
+
+/**
+ * The rollout-shaped cell: the RL step's own workload, arithmetic proposals
+ * each answered by 4 solvers, on the bundled base — short prompts and
+ * completions of their natural lengths, many model calls per token. The native
+ * loop and node-llama-cpp replay the same requests at the same lengths;
+ * llama.cpp decodes `sequences` sequences of the mean prompt and completion length.
+ */
+export async function measureArithmeticCell(options: ArithmeticCellOptions): Promise<RolloutCell> {
+  const { modelPath, sequences, threads, mode, contextPerSequence, rounds } = options;
+  const client = await LlamaInferenceClient.create({ modelPath, sequences, threads, mode, contextSize: contextPerSequence, decoder: "native" });
+  let arena;
+  try {
+    arena = await measureArenaRollouts({
+      client,
+      episodes: [
+        { episode: new ArithmeticProposerEpisode({ solvers: 4 }), store: ArtifactStore.of(clusterNames().map((cluster) => ({ cluster }))) },
+        { episode: new ArithmeticSolverEpisode() },
+      ],
+      plan: [{ episodeType: "arithmetic-propose", count: options.proposals }],
+      concurrency: options.proposals,
+      rounds,
+    });
+  } finally {
+    await client.dispose();
+  }
+  const requests = decodeRequestsOf(arena.steps);
+  const promptTokens = Number(mean(requests.map((request) => request.promptTokenIds.length)).toFixed(1));
+  const generatedTokens = Number(mean(requests.map((request) => request.generatedTokens)).toFixed(1));
+  const shared = { modelPath, requests, sequences, threads, mode, contextPerSequence, rounds };
+  const nativeLoop = await measureNativeLoop(shared);
+  const nodeLlamaCpp = await measureNodeLlamaCppLoop(shared);
+  const llamaCpp = await measureLlamaCpp({
+    modelPath,
+    promptTokens: Math.round(promptTokens),
+    generatedTokens: Math.max(1, Math.round(generatedTokens)),
+    sequences,
+    threads,
+    mode,
+    contextPerSequence,
+    rounds,
+    build: options.buildTools,
+  });
+  const ours = Math.round(arena.tokensPerSecond);
+  return {
+    shape: "arithmetic",
+    preset: "arithmetic-base",
+    threads,
+    sequences,
+    mode,
+    promptTokens,
+    generatedTokens,
+    ours,
+    nativeLoop: Math.round(nativeLoop),
+    ...llamaCpp,
+    nodeLlamaCpp: Math.round(nodeLlamaCpp),
+    ratio: llamaCpp.llamaCpp === null ? null : Number((ours / llamaCpp.llamaCpp).toFixed(3)),
+  };
+}

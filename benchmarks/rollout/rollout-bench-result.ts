@@ -1,0 +1,60 @@
+import { z } from "zod";
+
+/** Generated tokens per wall-clock second. */
+const TokensPerSecondSchema = z.number().positive();
+
+/**
+ * One configuration measured three ways in the same run, with the same prompt
+ * length, generated length, sequences, threads, KV cache type and flash
+ * attention: our arena rollouts, llama.cpp's own batched decoding, and
+ * node-llama-cpp's plain evaluate loop.
+ */
+export const RolloutCellSchema = z.object({
+  /** "fixed": one prompt, a forced completion length. "arithmetic": the bundled base solving arithmetic problems (natural lengths). */
+  shape: z.enum(["fixed", "arithmetic"]),
+  /** The model: a random project-made preset, or `arithmetic-base` for the bundled model. */
+  preset: z.enum(["tiny", "medium", "arithmetic-base"]),
+  /** CPU threads of every decode in the cell. */
+  threads: z.number().int().positive(),
+  /** Sequences decoded together. */
+  sequences: z.number().int().positive(),
+  /** "exact": f32 KV cache, no flash attention (training); "fast": llama.cpp's defaults, f16 KV cache and flash attention "auto". */
+  mode: z.enum(["exact", "fast"]),
+  /** Prompt tokens per sequence (the mean, for the arithmetic shape). */
+  promptTokens: z.number().positive(),
+  /** Generated tokens per sequence (the mean, for the arithmetic shape). */
+  generatedTokens: z.number().positive(),
+  /** Arena rollouts through LlamaInferenceClient (native decoder), logprobs captured, verifier included. */
+  ours: TokensPerSecondSchema,
+  /** selfplay's native loop alone on the same token ids: `ours` less the arena, the client and JavaScript. */
+  nativeLoop: TokensPerSecondSchema,
+  /** llama-batched-bench: generated tokens over the whole timed pass (prompt + generation), as `ours` counts them. */
+  llamaCpp: TokensPerSecondSchema.nullable(),
+  /** llama-batched-bench's own figure, generation phase only (its S_TG column). */
+  llamaCppGenerationOnly: TokensPerSecondSchema.nullable(),
+  /** Why `llamaCpp` is null (the tool is not built, could not be built, or failed). */
+  llamaCppReason: z.string().optional(),
+  /** node-llama-cpp's `sequence.evaluate` loop, one per sequence, end of sequence fed back like any token. */
+  nodeLlamaCpp: TokensPerSecondSchema,
+  /** ours / llamaCpp, and nothing else; null when either is. */
+  ratio: z.number().positive().nullable(),
+});
+export type RolloutCell = z.infer<typeof RolloutCellSchema>;
+
+export const RolloutBenchResultSchema = z.object({
+  benchmark: z.literal("rollout"),
+  quick: z.boolean(),
+  /** The machine's one-minute load average when the run ended, and its cores: context for the figures. */
+  loadAverage: z.number().min(0),
+  cores: z.number().int().positive(),
+  cells: z.array(RolloutCellSchema),
+  /** The fast-mode, fixed-shape cell with the highest ratio at 1 and at 16 sequences: what the ≥ 0.9 goal is judged on. */
+  best: z.object({
+    ratioGoal: z.number().positive(),
+    oneSequence: RolloutCellSchema.nullable(),
+    sixteenSequences: RolloutCellSchema.nullable(),
+    /** Both ratios reach the goal. */
+    goalMet: z.boolean(),
+  }),
+});
+export type RolloutBenchResult = z.infer<typeof RolloutBenchResultSchema>;

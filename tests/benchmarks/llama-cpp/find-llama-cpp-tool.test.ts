@@ -1,0 +1,46 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findLlamaCppTool } from "../../../benchmarks/llama-cpp/find-llama-cpp-tool.js";
+import { bundledLlamaCppRelease } from "../../../benchmarks/llama-cpp/llama-cpp-release.js";
+import { LlamaCppToolError } from "../../../src/core/errors.js";
+
+let folder: string;
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), "selfplay-llama-cpp-tools-"));
+});
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe("findLlamaCppTool", () => {
+  it("knows node-llama-cpp's bundled release and caches under .cache/llama.cpp-<tag>", () => {
+    const release = bundledLlamaCppRelease();
+    expect(release.tag).toMatch(/\S/);
+    expect(release.bundlePath).toMatch(/node-llama-cpp[/\\]llama[/\\]gitRelease\.bundle$/);
+    expect(release.folder).toMatch(new RegExp(`[/\\\\]\\.cache[/\\\\]llama\\.cpp-${release.tag.replace(/\./g, "\\.")}$`));
+  });
+
+  it("returns a built tool's path without building anything", async () => {
+    const release = { tag: "test", bundlePath: join(folder, "none.bundle"), folder: join(folder, "built") };
+    await mkdir(join(release.folder, "bin"), { recursive: true });
+    await writeFile(join(release.folder, "bin", "llama-finetune"), "");
+    await expect(findLlamaCppTool("llama-finetune", { build: true, release })).resolves.toBe(join(release.folder, "bin", "llama-finetune"));
+  });
+
+  it("does not build when told not to, and says how to build", async () => {
+    const release = { tag: "test", bundlePath: join(folder, "none.bundle"), folder: join(folder, "empty") };
+    const found = findLlamaCppTool("llama-batched-bench", { build: false, release });
+    await expect(found).rejects.toThrow(LlamaCppToolError);
+    await expect(found).rejects.toThrow(/^llama-batched-bench: not built yet; run the benchmark once without --quick .*\(minutes\)$/);
+  });
+
+  it("names the step that failed and keeps its log when a build cannot start", async () => {
+    const release = { tag: "test", bundlePath: join(folder, "missing.bundle"), folder: join(folder, "broken") };
+    await expect(findLlamaCppTool("llama-batched-bench", { build: true, release })).rejects.toThrow(
+      /reading node-llama-cpp's llama\.cpp bundle failed.*\(log: .*build\.log\); a C\+\+17 compiler, cmake ≥ 3\.14 and git are needed/,
+    );
+    expect(await readFile(join(release.folder, "build.log"), "utf8")).toContain("git bundle list-heads");
+  });
+});

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { RolloutBenchResultSchema } from "../../benchmarks/rollout/rollout-bench-result.js";
+import { StepBenchResultSchema } from "../../benchmarks/step/step-bench-result.js";
+import { TrainerBenchResultSchema } from "../../benchmarks/trainer/trainer-bench-result.js";
+import { main } from "../../src/cli/program.js";
+import { SelfPlayConfigurationSchema } from "../../trainers/rl/self-play-configuration.js";
+import { nativeAddon, skipNote } from "../inference/native/native-addon-for-tests.js";
+
+async function runCli(argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(argv, { io: { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), isTerminal: false }, now: () => new Date(0) });
+  return { code, stdout, stderr };
+}
+
+/** The one JSON line a `--json` run prints, checked against its schema. */
+async function benchJson(name: string) {
+  const { code, stdout, stderr } = await runCli(["bench", name, "--quick", "--json"]);
+  expect(code, stderr).toBe(0);
+  expect(stdout.trim().split("\n")).toHaveLength(1);
+  return JSON.parse(stdout) as unknown;
+}
+
+// Quick runs load real models (the arena's rollouts decode in the native loop): ~20–40 s each on 2 busy cores.
+const QUICK_RUN_MILLISECONDS = 180_000;
+
+describe.skipIf(nativeAddon.binding === undefined)(`selfplay bench (quick)${skipNote}`, () => {
+  it("rollout: every cell measured three ways with the same lengths, ratio = ours / llamaCpp or null with the reason", { timeout: QUICK_RUN_MILLISECONDS }, async () => {
+    const result = RolloutBenchResultSchema.parse(await benchJson("rollout"));
+    expect(result.quick).toBe(true);
+    const fixed = result.cells.filter((cell) => cell.shape === "fixed");
+    expect(fixed.map((cell) => `${cell.preset}/${cell.threads}/${cell.sequences}/${cell.mode}`)).toEqual(["tiny/1/1/exact", "tiny/1/1/fast", "tiny/1/16/exact", "tiny/1/16/fast"]);
+    for (const cell of fixed) expect([cell.promptTokens, cell.generatedTokens]).toEqual([32, 16]);
+    const arithmetic = result.cells.filter((cell) => cell.shape === "arithmetic");
+    expect(arithmetic.map((cell) => `${cell.preset}/${cell.sequences}/${cell.mode}`)).toEqual(["arithmetic-base/16/exact", "arithmetic-base/16/fast"]);
+    for (const cell of result.cells) {
+      if (cell.llamaCpp === null) {
+        expect(cell.ratio).toBeNull();
+        expect(cell.llamaCppReason).toMatch(/^llama-batched-bench: /);
+      } else {
+        expect(cell.ratio).toBeCloseTo(cell.ours / cell.llamaCpp, 3);
+        expect(cell.llamaCppReason).toBeUndefined();
+      }
+    }
+    const bestRatio = (sequences: number) => {
+      const ratios = fixed.filter((cell) => cell.mode === "fast" && cell.sequences === sequences && cell.ratio !== null).map((cell) => cell.ratio ?? 0);
+      return ratios.length === 0 ? null : Math.max(...ratios);
+    };
+    expect(result.best.oneSequence?.ratio ?? null).toBe(bestRatio(1));
+    expect(result.best.sixteenSequences?.ratio ?? null).toBe(bestRatio(16));
+    expect(result.best.goalMet).toBe([result.best.oneSequence, result.best.sixteenSequences].every((cell) => (cell?.ratio ?? 0) >= 0.9));
+  });
+
+  it("trainer: tokens/s per tfjs backend (wasm at least), weight-sync seconds, llama-finetune or the reason it is missing", { timeout: QUICK_RUN_MILLISECONDS }, async () => {
+    const result = TrainerBenchResultSchema.parse(await benchJson("trainer"));
+    expect(result).toMatchObject({ quick: true, preset: "tiny", sequenceLength: 256 });
+    expect(result.backends.map((entry) => entry.backend)).toEqual(["tensorflow", "wasm", "cpu"]);
+    for (const entry of result.backends) expect(entry.tokensPerSecond === null).toBe(entry.reason !== undefined);
+    expect(result.backends.find((entry) => entry.backend === "wasm")?.tokensPerSecond).toBeGreaterThan(0);
+    expect(result.weightSync.seconds).toBeCloseTo(result.weightSync.exportSeconds + result.weightSync.swapSeconds, 9);
+    expect(result.llamaCpp.map((entry) => entry.threads)).toEqual([1]);
+    for (const entry of result.llamaCpp) expect(entry.tokensPerSecond === null ? entry.reason : "measured").toMatch(/^(llama-finetune: |measured$)/);
+    expect(result.ratio === null).toBe(result.llamaCpp.every((entry) => entry.tokensPerSecond === null));
+  });
+
+  it("step: one RL step of 4 proposals whose phases add up to its total", { timeout: QUICK_RUN_MILLISECONDS }, async () => {
+    const result = StepBenchResultSchema.parse(await benchJson("step"));
+    expect(result).toMatchObject({ quick: true, proposals: 4, solvers: SelfPlayConfigurationSchema.parse({}).solvers, sequences: 16 });
+    expect(result.model).toMatch(/selfplay-arithmetic-base\.gguf$/);
+    const [step] = result.steps;
+    expect(result.steps).toHaveLength(1);
+    const phases = (step?.rolloutSeconds ?? 0) + (step?.scoringSeconds ?? 0) + (step?.creditSeconds ?? 0) + (step?.updateSeconds ?? 0) + (step?.syncSeconds ?? 0);
+    expect(phases).toBeCloseTo(step?.totalSeconds ?? -1, 9);
+    expect(step?.rollouts).toBeGreaterThanOrEqual(4);
+    expect(step?.completionTokens).toBeGreaterThan(0);
+  });
+});
+
+describe("selfplay bench flags", () => {
+  it.each([
+    [["bench", "rollout", "--bogus"], /unknown option '--bogus'/],
+    [["bench", "trainer", "--quick", "--threads", "2"], /unknown option '--threads'/],
+    [["bench", "nope"], /unknown command 'nope'/],
+  ])("rejects %j with exit code 2 before measuring anything", async (argv, message) => {
+    const { code, stdout, stderr } = await runCli(argv);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stdout).toBe("");
+  });
+});
