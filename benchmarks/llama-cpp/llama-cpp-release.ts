@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { LlamaCppToolError } from "../../src/core/errors.js";
 
 const ReleaseInfoSchema = z.object({ tag: z.string().min(1) });
 
@@ -26,7 +27,7 @@ function nodeLlamaCppFolder(root: string): string {
   for (let folder = root; ; folder = dirname(folder)) {
     const candidate = join(folder, "node_modules", "node-llama-cpp");
     if (existsSync(join(candidate, "package.json"))) return candidate;
-    if (dirname(folder) === folder) throw new Error("node-llama-cpp is not installed (run npm install)");
+    if (dirname(folder) === folder) throw new LlamaCppToolError("llama.cpp source", "node-llama-cpp, whose bundle holds it, is not installed (run npm install)");
   }
 }
 

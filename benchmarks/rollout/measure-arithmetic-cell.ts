@@ -5,7 +5,7 @@ import { clusterNames } from "../../src/examples/arithmetic/arithmetic-task.js";
 import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
 import type { DecodeMode } from "./decode-settings.js";
 import { decodeRequestsOf } from "./decode-request.js";
-import { measureArenaRollouts } from "./measure-arena-rollouts.js";
+import { measureArenaRollouts, type ArenaRolloutsMeasurement } from "./measure-arena-rollouts.js";
 import { measureLlamaCpp } from "./measure-llama-cpp.js";
 import { measureNativeLoop } from "./measure-native-loop.js";
 import { measureNodeLlamaCppLoop } from "./measure-node-llama-cpp-loop.js";
@@ -38,7 +38,7 @@ const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + 
 export async function measureArithmeticCell(options: ArithmeticCellOptions): Promise<RolloutCell> {
   const { modelPath, sequences, threads, mode, contextPerSequence, rounds } = options;
   const client = await LlamaInferenceClient.create({ modelPath, sequences, threads, mode, contextSize: contextPerSequence, decoder: "native" });
-  let arena;
+  let arena: ArenaRolloutsMeasurement;
   try {
     arena = await measureArenaRollouts({
       client,

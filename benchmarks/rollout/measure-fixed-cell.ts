@@ -1,9 +1,10 @@
 import { ArtifactStore } from "../../src/arena/artifact-store.js";
+import { BenchmarkMismatchError } from "../../src/core/errors.js";
 import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
 import type { DecodeMode } from "./decode-settings.js";
 import { decodeRequestsOf } from "./decode-request.js";
 import { FixedLengthEpisode } from "./fixed-length-episode.js";
-import { measureArenaRollouts } from "./measure-arena-rollouts.js";
+import { measureArenaRollouts, type ArenaRolloutsMeasurement } from "./measure-arena-rollouts.js";
 import { measureLlamaCpp } from "./measure-llama-cpp.js";
 import { measureNativeLoop } from "./measure-native-loop.js";
 import { measureNodeLlamaCppLoop } from "./measure-node-llama-cpp-loop.js";
@@ -38,7 +39,7 @@ function promptText(index: number, characters: number): string {
 export async function measureFixedCell(options: FixedCellOptions): Promise<RolloutCell> {
   const { modelPath, sequences, threads, mode, contextPerSequence, rounds } = options;
   const client = await LlamaInferenceClient.create({ modelPath, sequences, threads, mode, contextSize: contextPerSequence, decoder: "native" });
-  let arena;
+  let arena: ArenaRolloutsMeasurement;
   try {
     arena = await measureArenaRollouts({
       client,
@@ -53,7 +54,7 @@ export async function measureFixedCell(options: FixedCellOptions): Promise<Rollo
   const requests = decodeRequestsOf(arena.steps);
   const promptTokens = requests[0]?.promptTokenIds.length ?? 0;
   if (requests.some((request) => request.generatedTokens !== options.generatedTokens || request.promptTokenIds.length !== promptTokens)) {
-    throw new Error(`fixed-length rollouts came back with uneven lengths (${requests.map((request) => `${request.promptTokenIds.length}+${request.generatedTokens}`).join(", ")}): the comparison would not be like for like`);
+    throw new BenchmarkMismatchError(`fixed-length rollouts came back with uneven lengths (${requests.map((request) => `${request.promptTokenIds.length}+${request.generatedTokens}`).join(", ")}): the comparison would not be like for like`);
   }
   const shared = { modelPath, requests, sequences, threads, mode, contextPerSequence, rounds };
   const nativeLoop = await measureNativeLoop(shared);

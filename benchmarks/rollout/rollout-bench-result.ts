@@ -48,7 +48,10 @@ export const RolloutBenchResultSchema = z.object({
   loadAverage: z.number().min(0),
   cores: z.number().int().positive(),
   cells: z.array(RolloutCellSchema),
-  /** The fast-mode, fixed-shape cell with the highest ratio at 1 and at 16 sequences: what the ≥ 0.9 goal is judged on. */
+  /**
+   * What the ≥ 0.9 goal is judged on, at 1 and at 16 sequences: the fast-mode, fixed-shape cell of the largest
+   * model measured at the thread count where llama.cpp was fastest (null when llama.cpp could not run).
+   */
   best: z.object({
     ratioGoal: z.number().positive(),
     oneSequence: RolloutCellSchema.nullable(),

@@ -403,3 +403,8 @@ export class LlamaCppToolError extends SelfplayError {
     super(`${tool}: ${problem}`);
   }
 }
+
+/** A benchmark's sides would not measure the same work (a forced completion length not reached, say): it reports nothing rather than a wrong ratio. */
+export class BenchmarkMismatchError extends SelfplayError {
+  override readonly name = "BenchmarkMismatchError";
+}
