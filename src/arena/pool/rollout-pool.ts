@@ -50,6 +50,8 @@ interface PoolTask {
 type Attempt = "first" | "retry";
 
 /** The reason a task's own timeout gives when it kills the task's worker. */
+/** Longest wait, after a failed attempt, for the stage reports its worker sent before the failure. */
+const STAGE_REPORT_WAIT_MILLISECONDS = 1000;
 const TIMED_OUT = Symbol("timed out");
 
 /**
@@ -213,7 +215,13 @@ export class RolloutPool {
       .run(job, { transferList: [port2], signal: kill.signal })
       .then(
         (result: GenerateResult) => task.resolve(result),
-        (error: unknown) => this.attemptFailed(task, attempt, channel.stage, kill.signal.aborted ? kill.signal.reason : error),
+        async (error: unknown) => {
+          const cause: unknown = kill.signal.aborted ? kill.signal.reason : error;
+          // A worker that died has sent its last stage report on the episode's port: read it once the port closes
+          // (bounded, for a failure that leaves the worker's thread running).
+          await Promise.race([channel.disconnected, new Promise((resolve) => setTimeout(resolve, STAGE_REPORT_WAIT_MILLISECONDS).unref())]);
+          this.attemptFailed(task, attempt, channel.stage, cause);
+        },
       )
       .finally(() => {
         timeout.stop();

@@ -23,6 +23,13 @@ export interface TaskChannelServices {
 export class TaskChannel {
   /** The stage the episode last reported; a crash is recorded at it. */
   stage: FailureStage = "artifact";
+  /**
+   * Resolves once the port is closed — when the worker's thread has ended, or
+   * by `close()`. Messages the worker sent before it died arrive before this:
+   * a crash must be recorded at the stage the worker last reported, and the
+   * pool learns of the crash on another channel than the stage reports.
+   */
+  readonly disconnected: Promise<void>;
   private closed = false;
 
   constructor(
@@ -33,6 +40,7 @@ export class TaskChannel {
     private readonly onProtocolError: (reason: string) => void,
   ) {
     port.on("message", (message: unknown) => this.receive(message));
+    this.disconnected = new Promise((resolve) => port.once("close", () => resolve()));
   }
 
   /** Tells the worker the run was aborted: its episode sees an aborted signal, as in-process. */
