@@ -10,6 +10,7 @@ import {
 } from "../../core/inference-client.js";
 import { parseInput } from "../../core/parse-input.js";
 import { LlamaInferenceClientOptionsSchema, type LlamaInferenceClientOptions } from "../../inference/llama/llama-client-options.js";
+import { llamaCapabilities } from "../../inference/llama/llama-capabilities.js";
 import type { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
 import { validateLoraAdapter } from "../../inference/model-files/validate-lora-adapter.js";
 import { validateModelFile } from "../../inference/model-files/validate-model-file.js";
@@ -42,16 +43,7 @@ export class WorkerEngineClient implements InferenceClient {
 
   private constructor(private readonly options: ParsedOptions) {
     this.current = { policyVersion: 0, modelPath: options.modelPath, ...(options.loraPath !== undefined && { loraPath: options.loraPath }) };
-    // The capabilities every worker's LlamaInferenceClient will declare for these options.
-    this.capabilities = {
-      tokenIds: true,
-      exactLogprobs: options.mode === "exact",
-      grammars: true,
-      jsonSchema: true,
-      lora: true,
-      parallelSequences: options.sequences,
-      prefixTokens: true,
-    };
+    this.capabilities = llamaCapabilities(options);
   }
 
   /** Checks the model (and adapter) files here, so a bad path fails now rather than in every worker. */

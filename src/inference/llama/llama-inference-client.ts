@@ -13,6 +13,7 @@ import { resolve } from "node:path";
 import { LlamaInferenceClientOptionsSchema, type LlamaInferenceClientOptions } from "./llama-client-options.js";
 import { validateModelFile } from "../model-files/validate-model-file.js";
 import { validateLoraAdapter } from "../model-files/validate-lora-adapter.js";
+import { llamaCapabilities } from "./llama-capabilities.js";
 import { loadLlama } from "./load-llama.js";
 import { promptFormatFor, type PromptFormat } from "./prompt-format.js";
 import { ConstraintCompiler } from "./constraint-sampling.js";
@@ -69,15 +70,7 @@ export class LlamaInferenceClient implements InferenceClient {
 
   private constructor(private readonly options: ParsedOptions, served: ServedPolicy, private readonly constraints: ConstraintCompiler) {
     this.served = served;
-    this.capabilities = {
-      tokenIds: true,
-      exactLogprobs: options.mode === "exact",
-      grammars: true,
-      jsonSchema: true,
-      lora: true,
-      parallelSequences: options.sequences,
-      prefixTokens: true,
-    };
+    this.capabilities = llamaCapabilities(options);
   }
 
   static async create(options: LlamaInferenceClientOptions): Promise<LlamaInferenceClient> {
