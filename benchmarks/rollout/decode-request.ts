@@ -1,3 +1,5 @@
+import type { DecodeMode } from "./decode-settings.js";
+
 /** One sequence to decode outside the arena: the prompt our rollout sent and the completion length it got. */
 export interface DecodeRequest {
   promptTokenIds: readonly number[];
@@ -7,4 +9,16 @@ export interface DecodeRequest {
 /** The requests of a round of Steps: what the native loop and node-llama-cpp replay. */
 export function decodeRequestsOf(steps: ReadonlyArray<{ promptTokenIds: readonly number[]; completionTokenIds: readonly number[] }>): DecodeRequest[] {
   return steps.map((step) => ({ promptTokenIds: step.promptTokenIds, generatedTokens: step.completionTokenIds.length }));
+}
+
+/** What a replay of arena requests outside the arena (native loop, node-llama-cpp) runs with. */
+export interface ReplayOptions {
+  modelPath: string;
+  requests: readonly DecodeRequest[];
+  sequences: number;
+  threads: number;
+  mode: DecodeMode;
+  contextPerSequence: number;
+  /** Timed rounds after one untimed warm-up; the fastest counts. */
+  rounds: number;
 }

@@ -4,11 +4,9 @@ import { ArithmeticSolverEpisode } from "../../src/examples/arithmetic/arithmeti
 import { clusterNames } from "../../src/examples/arithmetic/arithmetic-task.js";
 import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
 import type { DecodeMode } from "./decode-settings.js";
+import { compareWithEngines } from "./compare-with-engines.js";
 import { decodeRequestsOf } from "./decode-request.js";
 import { measureArenaRollouts, type ArenaRolloutsMeasurement } from "./measure-arena-rollouts.js";
-import { measureLlamaCpp } from "./measure-llama-cpp.js";
-import { measureNativeLoop } from "./measure-native-loop.js";
-import { measureNodeLlamaCppLoop } from "./measure-node-llama-cpp-loop.js";
 import type { RolloutCell } from "./rollout-bench-result.js";
 
 export interface ArithmeticCellOptions {
@@ -56,21 +54,19 @@ export async function measureArithmeticCell(options: ArithmeticCellOptions): Pro
   const requests = decodeRequestsOf(arena.steps);
   const promptTokens = Number(mean(requests.map((request) => request.promptTokenIds.length)).toFixed(1));
   const generatedTokens = Number(mean(requests.map((request) => request.generatedTokens)).toFixed(1));
-  const shared = { modelPath, requests, sequences, threads, mode, contextPerSequence, rounds };
-  const nativeLoop = await measureNativeLoop(shared);
-  const nodeLlamaCpp = await measureNodeLlamaCppLoop(shared);
-  const llamaCpp = await measureLlamaCpp({
+  const engines = await compareWithEngines({
     modelPath,
-    promptTokens: Math.round(promptTokens),
-    generatedTokens: Math.max(1, Math.round(generatedTokens)),
+    requests,
     sequences,
     threads,
     mode,
     contextPerSequence,
     rounds,
-    build: options.buildTools,
+    ours: arena.tokensPerSecond,
+    promptTokens: Math.round(promptTokens),
+    generatedTokens: Math.max(1, Math.round(generatedTokens)),
+    buildTools: options.buildTools,
   });
-  const ours = Math.round(arena.tokensPerSecond);
   return {
     shape: "arithmetic",
     preset: "arithmetic-base",
@@ -79,10 +75,6 @@ export async function measureArithmeticCell(options: ArithmeticCellOptions): Pro
     mode,
     promptTokens,
     generatedTokens,
-    ours,
-    nativeLoop: Math.round(nativeLoop),
-    ...llamaCpp,
-    nodeLlamaCpp: Math.round(nodeLlamaCpp),
-    ratio: llamaCpp.llamaCpp === null ? null : Number((ours / llamaCpp.llamaCpp).toFixed(3)),
+    ...engines,
   };
 }

@@ -2,12 +2,10 @@ import { ArtifactStore } from "../../src/arena/artifact-store.js";
 import { BenchmarkMismatchError } from "../../src/core/errors.js";
 import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
 import type { DecodeMode } from "./decode-settings.js";
+import { compareWithEngines } from "./compare-with-engines.js";
 import { decodeRequestsOf } from "./decode-request.js";
 import { FixedLengthEpisode } from "./fixed-length-episode.js";
 import { measureArenaRollouts, type ArenaRolloutsMeasurement } from "./measure-arena-rollouts.js";
-import { measureLlamaCpp } from "./measure-llama-cpp.js";
-import { measureNativeLoop } from "./measure-native-loop.js";
-import { measureNodeLlamaCppLoop } from "./measure-node-llama-cpp-loop.js";
 import type { RolloutCell } from "./rollout-bench-result.js";
 
 export interface FixedCellOptions {
@@ -56,11 +54,19 @@ export async function measureFixedCell(options: FixedCellOptions): Promise<Rollo
   if (requests.some((request) => request.generatedTokens !== options.generatedTokens || request.promptTokenIds.length !== promptTokens)) {
     throw new BenchmarkMismatchError(`fixed-length rollouts came back with uneven lengths (${requests.map((request) => `${request.promptTokenIds.length}+${request.generatedTokens}`).join(", ")}): the comparison would not be like for like`);
   }
-  const shared = { modelPath, requests, sequences, threads, mode, contextPerSequence, rounds };
-  const nativeLoop = await measureNativeLoop(shared);
-  const nodeLlamaCpp = await measureNodeLlamaCppLoop(shared);
-  const llamaCpp = await measureLlamaCpp({ modelPath, promptTokens, generatedTokens: options.generatedTokens, sequences, threads, mode, contextPerSequence, rounds, build: options.buildTools });
-  const ours = Math.round(arena.tokensPerSecond);
+  const engines = await compareWithEngines({
+    modelPath,
+    requests,
+    sequences,
+    threads,
+    mode,
+    contextPerSequence,
+    rounds,
+    ours: arena.tokensPerSecond,
+    promptTokens,
+    generatedTokens: options.generatedTokens,
+    buildTools: options.buildTools,
+  });
   return {
     shape: "fixed",
     preset: options.preset,
@@ -69,10 +75,6 @@ export async function measureFixedCell(options: FixedCellOptions): Promise<Rollo
     mode,
     promptTokens,
     generatedTokens: options.generatedTokens,
-    ours,
-    nativeLoop: Math.round(nativeLoop),
-    ...llamaCpp,
-    nodeLlamaCpp: Math.round(nodeLlamaCpp),
-    ratio: llamaCpp.llamaCpp === null ? null : Number((ours / llamaCpp.llamaCpp).toFixed(3)),
+    ...engines,
   };
 }

@@ -1,19 +1,7 @@
 import { DEFAULT_SAMPLER } from "../../src/core/schemas/sampler-settings.js";
 import { NativeGenerationEngine } from "../../src/inference/native/native-generation-engine.js";
-import type { DecodeMode } from "./decode-settings.js";
-import type { DecodeRequest } from "./decode-request.js";
+import type { ReplayOptions } from "./decode-request.js";
 import { ENDLESS_GRAMMAR } from "./fixed-length-episode.js";
-
-export interface NativeLoopOptions {
-  modelPath: string;
-  requests: readonly DecodeRequest[];
-  sequences: number;
-  threads: number;
-  mode: DecodeMode;
-  contextPerSequence: number;
-  /** Timed rounds after one untimed warm-up; the fastest counts. */
-  rounds: number;
-}
 
 /**
  * selfplay's native loop alone, replaying our arena's requests (the same
@@ -21,7 +9,7 @@ export interface NativeLoopOptions {
  * endless grammar): no arena, client or per-token JavaScript. Returns
  * generated tokens per second.
  */
-export async function measureNativeLoop(options: NativeLoopOptions): Promise<number> {
+export async function measureNativeLoop(options: ReplayOptions): Promise<number> {
   const engine = await NativeGenerationEngine.create({
     modelPath: options.modelPath,
     sequences: options.sequences,

@@ -1,18 +1,7 @@
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import { loadLlama } from "../../src/inference/llama/load-llama.js";
-import { DECODE_SETTINGS, nativeBatchSize, type DecodeMode } from "./decode-settings.js";
-import type { DecodeRequest } from "./decode-request.js";
-
-export interface NodeLlamaCppLoopOptions {
-  modelPath: string;
-  requests: readonly DecodeRequest[];
-  sequences: number;
-  threads: number;
-  mode: DecodeMode;
-  contextPerSequence: number;
-  /** Timed rounds after one untimed warm-up; the fastest counts. */
-  rounds: number;
-}
+import { DECODE_SETTINGS, nativeBatchSize } from "./decode-settings.js";
+import type { DecodeRequest, ReplayOptions } from "./decode-request.js";
 
 /**
  * node-llama-cpp's plain evaluate loop: one `sequence.evaluate` per request,
@@ -21,7 +10,7 @@ export interface NodeLlamaCppLoopOptions {
  * back like any token (`yieldEogToken`) so each request gets its length.
  * Returns generated tokens per second.
  */
-export async function measureNodeLlamaCppLoop(options: NodeLlamaCppLoopOptions): Promise<number> {
+export async function measureNodeLlamaCppLoop(options: ReplayOptions): Promise<number> {
   const settings = DECODE_SETTINGS[options.mode];
   const kvCacheType = settings.kvCacheType === "f32" ? "F32" : "F16";
   const llama = await loadLlama(false);
