@@ -10,6 +10,7 @@ import { HashedNgramFeaturiser } from "../../src/curriculum/prm/hashed-ngram-fea
 import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
 import { savePrm } from "../../trainers/prm/save-prm.js";
 import { trainPrm } from "../../trainers/prm/train-prm.js";
+import { proposerTargetGapOfMetrics } from "../../trainers/rl/proposer-target-gap.js";
 import { syntheticPrmExamples } from "../trainers/prm/synthetic-prm-examples.js";
 import { maxWeightDifference, metricsDifferences, metricsWithoutTimings } from "../trainers/rl/run-comparison.js";
 
@@ -52,6 +53,7 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
     expect((await readFile(join(out, "rollouts.jsonl"), "utf8")).trimEnd().split("\n")).toHaveLength(2 * 4);
     expect(steps.map((line) => line.frontier.reasons)).toEqual([{ uniform: 4 }, { uniform: 4 }]);
     expect(JSON.parse(stdout).frontier).toEqual({ mode: "uniform", reasons: { uniform: 8 } });
+    expect(JSON.parse(stdout).proposerTargetGap).toEqual(proposerTargetGapOfMetrics(lines, 0.5));
     for (const file of ["final.gguf", "report.svg", "report.json", "policies/policy-v1.gguf", "policies/policy-v2.gguf", "checkpoints/step-2.json", "checkpoints/step-2.optimizer.gguf"]) expect(existsSync(join(out, file))).toBe(true);
     expect(await readFile(join(out, "report.svg"), "utf8")).toContain("<svg");
   });

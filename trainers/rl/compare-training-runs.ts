@@ -10,6 +10,8 @@ export interface ComparedRun {
   startAccuracy: number | null;
   /** The last evaluation finished within the budget; null when none was. */
   atBudget: { step: number; heldOutAccuracy: number; elapsedSeconds: number } | null;
+  /** Over the whole run, not the budget: the proposer's distance from its target, first vs last 10% of steps. */
+  proposerTargetGap: TrainingRun["proposerTargetGap"];
 }
 
 /** Runs of one frontier mode at the budget. */
@@ -47,6 +49,7 @@ export function compareTrainingRuns(runs: readonly TrainingRun[], budgetSeconds?
       seed: run.seed,
       startAccuracy: run.evaluations.find((evaluation) => evaluation.step === 0)?.heldOutAccuracy ?? null,
       atBudget: last ? { step: last.step, heldOutAccuracy: last.heldOutAccuracy, elapsedSeconds: last.elapsedSeconds } : null,
+      proposerTargetGap: run.proposerTargetGap,
     };
   });
   const modes: Record<string, ComparedMode> = {};

@@ -5,6 +5,7 @@ import { InvalidInputError } from "../../src/core/errors.js";
 import { readJsonl } from "../../src/core/jsonl/read-jsonl.js";
 import { findSelfPlayCheckpoint } from "./find-self-play-checkpoint.js";
 import type { FrontierConfiguration } from "./frontier-configuration.js";
+import { proposerTargetGapOfMetrics, type ProposerTargetGap } from "./proposer-target-gap.js";
 
 /** A held-out evaluation line of metrics.jsonl (step lines have no `heldOutAccuracy`). */
 const EvaluationLineSchema = z.object({ step: z.number().int().min(0), heldOutAccuracy: z.number(), elapsedSeconds: z.number().min(0) });
@@ -18,6 +19,8 @@ export interface TrainingRun {
   steps: number;
   /** Its held-out evaluations so far, with the wall-clock seconds each finished at. */
   evaluations: z.infer<typeof EvaluationLineSchema>[];
+  /** The proposer's distance from its target pass rate, first vs last 10% of the steps so far; null before a step with a valid proposal. */
+  proposerTargetGap: ProposerTargetGap | null;
 }
 
 /**
@@ -34,5 +37,6 @@ export async function readTrainingRun(directory: string): Promise<TrainingRun> {
     return evaluation.success ? [evaluation.data] : [];
   });
   const { configuration } = checkpoint;
-  return { directory, frontier: configuration.frontier.mode, seed: configuration.seed, steps: configuration.steps, evaluations };
+  const proposerTargetGap = proposerTargetGapOfMetrics(records, configuration.targetPassRate);
+  return { directory, frontier: configuration.frontier.mode, seed: configuration.seed, steps: configuration.steps, evaluations, proposerTargetGap };
 }

@@ -12,6 +12,7 @@ import { SelfPlayConfigurationSchema } from "../../../trainers/rl/self-play-conf
 import { findSelfPlayCheckpoint } from "../../../trainers/rl/find-self-play-checkpoint.js";
 import type { SelfPlayCheckpoint } from "../../../trainers/rl/self-play-checkpoint.js";
 import { runSelfPlayTraining } from "../../../trainers/rl/self-play-training.js";
+import { proposerTargetGapOfMetrics } from "../../../trainers/rl/proposer-target-gap.js";
 import { trainingReportSvg } from "../../../trainers/rl/training-report-svg.js";
 import { EXIT, type CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
@@ -92,7 +93,11 @@ export async function trainCommand(rawOptions: unknown, { io, now }: CommandCont
     onEvaluation: ({ step, heldOutAccuracy, n }) => io.stderr(`step ${step}: held-out greedy accuracy ${(100 * heldOutAccuracy).toFixed(1)}% (n=${n})\n`),
   });
   // From the file, not this process's steps: a resumed run's report covers the steps before the resume too.
-  const steps = (await readJsonl(metricsPath, ReportLineSchema)).records.filter((line) => line.solverReward !== undefined);
+  const { records } = await readJsonl(metricsPath, z.record(z.string(), z.unknown()));
+  const steps = records.flatMap((record) => {
+    const line = ReportLineSchema.safeParse(record);
+    return line.success && line.data.solverReward !== undefined ? [line.data] : [];
+  });
   const reasons: Record<string, number> = {};
   for (const [reason, count] of steps.flatMap((line) => Object.entries(line.frontier?.reasons ?? {}))) reasons[reason] = (reasons[reason] ?? 0) + count;
   const report = {
@@ -102,6 +107,7 @@ export async function trainCommand(rawOptions: unknown, { io, now }: CommandCont
     frontier: { mode: configuration.frontier.mode, ...(configuration.frontier.prmPath !== undefined && { prmPath: configuration.frontier.prmPath }), reasons },
     heldOutAccuracy: { start: result.evaluations[0]?.heldOutAccuracy ?? null, end: result.evaluations.at(-1)?.heldOutAccuracy ?? null },
     evaluations: result.evaluations,
+    proposerTargetGap: proposerTargetGapOfMetrics(records, configuration.targetPassRate),
     finalModel: result.finalModel,
   };
   await writeFileAtomic(join(directory, "report.json"), `${JSON.stringify(report, null, 2)}\n`);

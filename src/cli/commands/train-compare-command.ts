@@ -44,7 +44,9 @@ export async function trainCompareCommand(rawOptions: unknown, { io }: CommandCo
   const lines = [`held-out accuracy at ${comparison.budgetSeconds.toFixed(0)} s of wall-clock time:`];
   for (const run of comparison.runs) {
     const at = run.atBudget === null ? "no evaluation yet" : `${percent(run.atBudget.heldOutAccuracy)} (step ${run.atBudget.step}, ${run.atBudget.elapsedSeconds.toFixed(0)} s)`;
-    lines.push(`  ${run.directory}: ${run.frontier}, seed ${run.seed}: ${at}; at step 0 ${percent(run.startAccuracy)}`);
+    const gap = run.proposerTargetGap;
+    const gapText = gap === null ? "" : `; proposer |pass rate − target| ${gap.first.gap.toFixed(3)} → ${gap.last.gap.toFixed(3)} (per problem ${gap.first.perProblemGap.toFixed(3)} → ${gap.last.perProblemGap.toFixed(3)})`;
+    lines.push(`  ${run.directory}: ${run.frontier}, seed ${run.seed}: ${at}; at step 0 ${percent(run.startAccuracy)}${gapText}`);
   }
   for (const [mode, summary] of Object.entries(comparison.modes)) {
     lines.push(`${mode}: mean ${percent(summary.meanAccuracy)}, mean gain ${percent(summary.meanGain)} over ${summary.runs} run(s) (seeds ${summary.seeds.join(", ")})`);

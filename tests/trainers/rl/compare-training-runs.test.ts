@@ -8,6 +8,7 @@ const run = (frontier: "uniform" | "prm", seed: number, evaluations: [number, nu
   seed,
   steps: 30,
   evaluations: evaluations.map(([step, heldOutAccuracy, elapsedSeconds]) => ({ step, heldOutAccuracy, elapsedSeconds })),
+  proposerTargetGap: null,
 });
 
 describe("compareTrainingRuns", () => {
