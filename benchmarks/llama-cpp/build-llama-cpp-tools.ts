@@ -25,21 +25,7 @@ export async function buildLlamaCppTools(release: LlamaCppRelease): Promise<void
   const log = join(release.folder, "build.log");
   await mkdir(release.folder, { recursive: true });
   await writeFile(log, "");
-  const step = async (command: string, args: string[], what: string, timeoutMilliseconds: number): Promise<string> => {
-    const outcome = await runProcess(command, args, { timeoutMilliseconds });
-    await appendFile(log, `$ ${command} ${args.join(" ")}\n${outcome.stdout}${outcome.stderr}\n`);
-    if (outcome.error !== undefined) {
-      throw new LlamaCppToolError(LLAMA_CPP_TOOLS.join(", "), `${what} needs \`${command}\`, which could not be run (${outcome.error.message}); install it and run again`);
-    }
-    if (outcome.status !== 0) {
-      const firstError = `${outcome.stdout}\n${outcome.stderr}`.split("\n").find((line) => /error/i.test(line));
-      throw new LlamaCppToolError(
-        LLAMA_CPP_TOOLS.join(", "),
-        `${what} failed${firstError === undefined ? "" : `: ${firstError.trim()}`} (log: ${log}); a C++17 compiler, cmake ≥ 3.14 and git are needed`,
-      );
-    }
-    return outcome.stdout;
-  };
+  const step = loggedStep(log, LLAMA_CPP_TOOLS.join(", "));
 
   const source = await checkOutSource(release, step);
   const build = join(release.folder, "build");
@@ -61,10 +47,30 @@ export async function buildLlamaCppTools(release: LlamaCppRelease): Promise<void
   }
 }
 
-type Step = (command: string, args: string[], what: string, timeoutMilliseconds: number) => Promise<string>;
+/** Runs one command of a build; its output is appended to the build's log, and a failure names the step and the log. */
+export type Step = (command: string, args: string[], what: string, timeoutMilliseconds: number) => Promise<string>;
+
+/** A `Step` logging to `log`; its errors are `tool`'s. */
+export function loggedStep(log: string, tool: string): Step {
+  return async (command, args, what, timeoutMilliseconds) => {
+    const outcome = await runProcess(command, args, { timeoutMilliseconds });
+    await appendFile(log, `$ ${command} ${args.join(" ")}\n${outcome.stdout}${outcome.stderr}\n`);
+    if (outcome.error !== undefined) {
+      throw new LlamaCppToolError(tool, `${what} needs \`${command}\`, which could not be run (${outcome.error.message}); install it and run again`);
+    }
+    if (outcome.status !== 0) {
+      const firstError = `${outcome.stdout}\n${outcome.stderr}`.split("\n").find((line) => /error/i.test(line));
+      throw new LlamaCppToolError(
+        tool,
+        `${what} failed${firstError === undefined ? "" : `: ${firstError.trim()}`} (log: ${log}); a C++17 compiler, cmake ≥ 3.14 and git are needed`,
+      );
+    }
+    return outcome.stdout;
+  };
+}
 
 /** `<folder>/source` at the bundle's commit; `.selfplay-commit` in it is written last, so a torn checkout is redone. */
-async function checkOutSource(release: LlamaCppRelease, step: Step): Promise<string> {
+export async function checkOutSource(release: LlamaCppRelease, step: Step): Promise<string> {
   const source = join(release.folder, "source");
   const marker = join(source, ".selfplay-commit");
   const heads = await step("git", ["bundle", "list-heads", release.bundlePath], "reading node-llama-cpp's llama.cpp bundle", QUICK_TIMEOUT_MILLISECONDS);

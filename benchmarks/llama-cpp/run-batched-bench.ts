@@ -4,8 +4,10 @@ import { parseBatchedBenchOutput, type BatchedBenchRow } from "./parse-batched-b
 import { runProcess } from "./run-process.js";
 
 export interface BatchedBenchOptions {
-  /** The llama-batched-bench executable (findLlamaCppTool). */
+  /** The llama-batched-bench executable (findLlamaCppTool, sameLibraryBatchedBench). */
   toolPath: string;
+  /** Its working folder. Default: this process's. */
+  workingFolder?: string;
   modelPath: string;
   promptTokens: number;
   generatedTokens: number;
@@ -51,7 +53,7 @@ export async function runBatchedBench(options: BatchedBenchOptions): Promise<Bat
   ];
   const rows: BatchedBenchRow[] = [];
   for (let attempt = 1; attempt <= ATTEMPTS && rows.length < options.rounds; attempt++) {
-    const outcome = await runProcess(options.toolPath, args, { timeoutMilliseconds: TIMEOUT_MILLISECONDS });
+    const outcome = await runProcess(options.toolPath, args, { cwd: options.workingFolder, timeoutMilliseconds: TIMEOUT_MILLISECONDS });
     if (outcome.error !== undefined || outcome.status !== 0) {
       const lastLine = outcome.stderr.trim().split("\n").at(-1) ?? "";
       const how = outcome.error?.message ?? (outcome.signal === null ? `exit code ${outcome.status}` : `signal ${outcome.signal}`);

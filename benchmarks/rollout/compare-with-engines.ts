@@ -16,10 +16,11 @@ export interface EngineComparisonOptions extends ReplayOptions {
 
 /**
  * The engines' side of a cell: our native loop and node-llama-cpp replaying
- * the arena's requests, llama.cpp decoding the same shape, and the ratio
- * ours / llama.cpp.
+ * the arena's requests, llama.cpp decoding the same shape (our CPU-tuned build
+ * of its tool, and the same tool on the library our loop runs on), and ours
+ * over each.
  */
-export async function compareWithEngines(options: EngineComparisonOptions): Promise<Pick<RolloutCell, "ours" | "nativeLoop" | "nodeLlamaCpp" | "ratio"> & LlamaCppMeasurement> {
+export async function compareWithEngines(options: EngineComparisonOptions): Promise<Pick<RolloutCell, "ours" | "nativeLoop" | "nodeLlamaCpp" | "ratio" | "sameLibraryRatio"> & LlamaCppMeasurement> {
   const { modelPath, sequences, threads, mode, contextPerSequence, rounds } = options;
   const nativeLoop = await measureNativeLoop(options);
   const nodeLlamaCpp = await measureNodeLlamaCppLoop(options);
@@ -41,5 +42,6 @@ export async function compareWithEngines(options: EngineComparisonOptions): Prom
     ...llamaCpp,
     nodeLlamaCpp: Math.round(nodeLlamaCpp),
     ratio: llamaCpp.llamaCpp === null ? null : Number((ours / llamaCpp.llamaCpp).toFixed(3)),
+    sameLibraryRatio: llamaCpp.llamaCppSameLibrary === null ? null : Number((ours / llamaCpp.llamaCppSameLibrary).toFixed(3)),
   };
 }

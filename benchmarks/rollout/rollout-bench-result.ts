@@ -34,10 +34,20 @@ export const RolloutCellSchema = z.object({
   llamaCppGenerationOnly: TokensPerSecondSchema.nullable(),
   /** Why `llamaCpp` is null (the tool is not built, could not be built, or failed). */
   llamaCppReason: z.string().optional(),
+  /**
+   * The same llama-batched-bench program linked to the library our native loop runs on (node-llama-cpp's prebuilt,
+   * portable one unless it was built from source): `ours` against it is our loop's overhead alone, without the
+   * difference between a CPU-tuned and a portable build of llama.cpp.
+   */
+  llamaCppSameLibrary: TokensPerSecondSchema.nullable(),
+  /** Why `llamaCppSameLibrary` is null (no native loop, no compiler, or the tool failed). */
+  llamaCppSameLibraryReason: z.string().optional(),
   /** node-llama-cpp's `sequence.evaluate` loop, one per sequence, end of sequence fed back like any token. */
   nodeLlamaCpp: TokensPerSecondSchema,
   /** ours / llamaCpp, and nothing else; null when either is. */
   ratio: z.number().positive().nullable(),
+  /** ours / llamaCppSameLibrary; null when either is. */
+  sameLibraryRatio: z.number().positive().nullable(),
 });
 export type RolloutCell = z.infer<typeof RolloutCellSchema>;
 

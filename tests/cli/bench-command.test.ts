@@ -41,6 +41,9 @@ describe.skipIf(nativeAddon.binding === undefined)(`selfplay bench (quick)${skip
         expect(cell.ratio).toBeCloseTo(cell.ours / cell.llamaCpp, 3);
         expect(cell.llamaCppReason).toBeUndefined();
       }
+      // The tool on our loop's own library compiles in seconds, so even a quick run has it.
+      expect(cell.llamaCppSameLibraryReason).toBeUndefined();
+      expect(cell.sameLibraryRatio).toBeCloseTo(cell.ours / (cell.llamaCppSameLibrary ?? Number.NaN), 3);
     }
     // Quick mode measures the tiny model only: the best cell is its fast cell at 1 thread, when llama.cpp ran.
     const bestAt = (sequences: number) => fixed.find((cell) => cell.mode === "fast" && cell.sequences === sequences && cell.llamaCpp !== null) ?? null;

@@ -9,7 +9,7 @@ import type { AddonBinding } from "./AddonTypes.js";
 const ADDON_FILE = join("build", "Release", "selfplay_native.node");
 
 /** The addon, ready to use, or why it cannot be. */
-export type NativeAddonLoad = { binding: AddonBinding; reason?: undefined } | { binding: undefined; reason: string };
+export type NativeAddonLoad = { binding: AddonBinding; libraryPath: string; reason?: undefined } | { binding: undefined; reason: string };
 
 const loads = new Map<boolean, Promise<NativeAddonLoad>>();
 
@@ -52,7 +52,8 @@ async function bindAddon(gpu: boolean): Promise<NativeAddonLoad> {
   } catch (error) {
     return { binding: undefined, reason: messageOf(error) };
   }
-  return { binding };
+  // Which libllama the addon runs on: benchmarks compare against llama.cpp's own tools linked to the same one.
+  return { binding, libraryPath: chosen.path };
 }
 
 /** The addon under the package root: the nearest folder above this module with a package.json (src/ and dist/src/ alike). */
