@@ -3,8 +3,8 @@ import { z } from "zod";
 /** The no-model featuriser: hashed byte n-grams (see HashedNgramFeaturiser). */
 export const HashedNgramSettingsSchema = z.object({
   kind: z.literal("hashed-ngram"),
-  /** Buckets the n-grams hash into: the PRM's input width. Default 1024. */
-  dimensions: z.number().int().min(8).max(1 << 20).default(1024),
+  /** Buckets the n-grams hash into: the PRM's input width. Default 256 (see PrmTrainingConfigurationSchema). */
+  dimensions: z.number().int().min(8).max(1 << 20).default(256),
   /** Longest n-gram, in bytes: n runs 1..maxNgram. Default 3. */
   maxNgram: z.number().int().min(1).max(8).default(3),
 });

@@ -35,8 +35,8 @@ describe("HashedNgramFeaturiser", () => {
 
   it("is deterministic, unit-length, and tells the task's n-grams from the prefix's", async () => {
     const featuriser = new HashedNgramFeaturiser();
-    expect(featuriser.dimensions).toBe(1024);
-    expect(featuriser.settings).toEqual({ kind: "hashed-ngram", dimensions: 1024, maxNgram: 3 });
+    expect(featuriser.dimensions).toBe(256);
+    expect(featuriser.settings).toEqual({ kind: "hashed-ngram", dimensions: 256, maxNgram: 3 });
     const state = { task: "23+45", cluster: "add-2x2-no-carry", prefix: "6" };
     const [first, second] = await featuriser.featurise([state, state]);
     expect(first).toEqual(second);
