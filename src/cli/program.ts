@@ -6,6 +6,7 @@ import {
   InvalidAdapterFileError,
   InvalidInputError,
   InvalidModelFileError,
+  PoolDefaultError,
   PrmModelError,
   UnsupportedSchemaError,
 } from "../core/errors.js";
@@ -24,15 +25,17 @@ import { registerTrainCommand } from "./commands/train-command.js";
 import { registerTrainCompareCommand } from "./commands/train-compare-command.js";
 
 /** Errors that mean the user's input (a flag, a file) was wrong: exit 2 with the message alone, no stack. */
-const BAD_INPUT_ERRORS = [InvalidInputError, CorruptJsonlError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError, PrmModelError];
+const BAD_INPUT_ERRORS = [InvalidInputError, CorruptJsonlError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError, PrmModelError, PoolDefaultError];
 
 /** Every command module, in the order `--help` lists them. */
 const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand, registerTrainCommand, registerTrainCompareCommand, registerPrmCommands, registerBenchCommands];
 
 export interface MainOptions {
   io: CliIo;
-  /** Wall clock, for default run-folder names only. */
+  /** Wall clock, for default run-folder names and saved timestamps only. */
   now?: () => Date;
+  /** Environment variables the commands read (this machine's pool default). Default `process.env`. */
+  environment?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Runs the `selfplay` CLI on `argv` (without node and script) and returns the exit code. */
@@ -46,7 +49,7 @@ export async function main(argv: readonly string[], options: MainOptions): Promi
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError("(run with --help for the allowed flags)");
 
-  const context: CommandContext = { io, now, setExitCode: (code) => (exitCode = code) };
+  const context: CommandContext = { io, now, environment: options.environment ?? process.env, setExitCode: (code) => (exitCode = code) };
   for (const register of COMMANDS) register(program, context);
 
   try {

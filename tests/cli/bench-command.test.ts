@@ -1,4 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { availableParallelism } from "node:os";
+import { poolCells } from "../../benchmarks/pool/bench-pool.js";
+import { median } from "../../benchmarks/pool/measure-pool-cell.js";
+import { PoolBenchResultSchema } from "../../benchmarks/pool/pool-bench-result.js";
 import { RolloutBenchResultSchema } from "../../benchmarks/rollout/rollout-bench-result.js";
 import { StepBenchResultSchema } from "../../benchmarks/step/step-bench-result.js";
 import { TrainerBenchResultSchema } from "../../benchmarks/trainer/trainer-bench-result.js";
@@ -77,11 +81,35 @@ describe.skipIf(nativeAddon.binding === undefined)(`selfplay bench (quick)${skip
   });
 });
 
+describe("selfplay bench pool (quick)", () => {
+  it("measures every pool setting on the same batches and names the fastest by median rollouts/s", { timeout: QUICK_RUN_MILLISECONDS }, async () => {
+    const result = PoolBenchResultSchema.parse(await benchJson("pool"));
+    expect(result).toMatchObject({ benchmark: "pool", quick: true, proposals: 2, solvers: 2, sequences: 16 });
+    expect(result.model).toMatch(/selfplay-arithmetic-base\.gguf$/);
+    expect(result.machine.cores).toBe(availableParallelism());
+    expect(result.cells.map(({ workers, engine }) => ({ workers, engine }))).toEqual(poolCells(availableParallelism()));
+    for (const cell of result.cells) {
+      expect(cell.rounds).toHaveLength(3);
+      expect(cell.rolloutsPerSecond).toBe(median(cell.rounds.map((round) => round.rolloutsPerSecond)));
+      expect(cell.tokensPerSecond).toBe(median(cell.rounds.map((round) => round.tokensPerSecond)));
+      expect(cell.threads).toBe(cell.engine === "per-worker" ? Math.max(1, Math.floor(availableParallelism() / cell.workers)) : 1);
+      for (const round of cell.rounds) expect(round.rolloutsPerSecond).toBeCloseTo(round.rollouts / round.seconds, 6);
+    }
+    // Round k is the same batch in every cell: the same episodes, whatever runs them.
+    const rollouts = (index: number) => result.cells.map((cell) => cell.rounds[index]?.rollouts);
+    for (const index of [0, 1, 2]) expect(new Set(rollouts(index)).size).toBe(1);
+    const fastest = Math.max(...result.cells.map((cell) => cell.rolloutsPerSecond));
+    expect(result.cells.find((cell) => cell.workers === result.best.workers && cell.engine === result.best.engine)?.rolloutsPerSecond).toBe(fastest);
+  });
+});
+
 describe("selfplay bench flags", () => {
   it.each([
     [["bench", "rollout", "--bogus"], /unknown option '--bogus'/],
     [["bench", "trainer", "--quick", "--threads", "2"], /unknown option '--threads'/],
     [["bench", "nope"], /unknown command 'nope'/],
+    [["bench", "rollout", "--save"], /unknown option '--save'/],
+    [["bench", "pool", "--quick", "--save"], /--save: got true; expected a full run \(no --quick\)/],
   ])("rejects %j with exit code 2 before measuring anything", async (argv, message) => {
     const { code, stdout, stderr } = await runCli(argv);
     expect(code).toBe(2);

@@ -23,7 +23,7 @@ describe("selfplay run", () => {
   it("plays debate with the scripted client and ends with a one-line summary", async () => {
     const out = await freshFolder();
     const { code, stdout, stderr } = await runCli(["run", "debate", "--client", "scripted", "--seed", "4", "--count", "6", "--out", out]);
-    expect(stderr).toBe("");
+    expect(stderr).toBe("pool: in-process, no worker threads (built-in default; the saved bench default is for the real engine, not --client scripted)\n");
     expect(code).toBe(0);
     expect(stdout.trim().split("\n")).toHaveLength(1);
     expect(stdout).toMatch(/^debate: 6 episodes, 6 rollouts, \d+ scored, \d+ failed.*mean reward aff -?\d\.\d{3}, neg -?\d\.\d{3}.*judge calls → /);
@@ -50,12 +50,31 @@ describe("selfplay run", () => {
     [["--seed", "abc"], /--seed: got "abc"; expected an integer from 0 to 4294967295/],
     [["--client", "openai"], /--client: got "openai"; expected one of: scripted/],
     [["--bogus", "1"], /unknown option '--bogus'/],
+    [["--workers", "-1"], /--workers: got "-1"; expected an integer from 0 to 256/],
+    [["--workers", "1.5"], /--workers: got "1.5"; expected an integer from 0 to 256/],
+    [["--workers", "257"], /--workers: got "257"; expected an integer from 0 to 256/],
+    [["--workers", "0", "--pool-engine", "per-worker"], /--pool-engine: got "per-worker"; expected shared, or per-worker with --workers ≥ 1/],
+    [["--pool-engine", "shared"], /--pool-engine: got "shared"; expected it together with --workers N/],
+    [["--workers", "1", "--pool-engine", "both"], /--pool-engine: got "both"; expected one of: shared, per-worker/],
+    [["--workers", "1", "--pool-engine", "per-worker"], /--pool-engine: got "per-worker"; expected shared with --client scripted/],
   ])("rejects %j with exit code 2, names the field and creates no run folder", async (flags, message) => {
     const out = await freshFolder();
     const { code, stderr } = await runCli(["run", "debate", "--client", "scripted", "--out", out, ...flags]);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(existsSync(out)).toBe(false);
+  });
+
+  it("plays in a pool of worker threads with --workers, giving the in-process run's files byte for byte", async () => {
+    const [inProcess, pooled] = [await freshFolder(), await freshFolder()];
+    const flags = ["run", "proposer-solver", "--client", "scripted", "--seed", "3", "--count", "6", "--batch-size", "4"];
+    expect((await runCli([...flags, "--out", inProcess, "--workers", "0"])).code).toBe(0);
+    const { code, stderr } = await runCli([...flags, "--out", pooled, "--workers", "2"]);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toBe("pool: 2 worker threads, one shared engine (from --workers)\n");
+    for (const file of ["rollouts.jsonl", "training-batch.jsonl", "config.json"]) {
+      expect(await readFile(join(pooled, file), "utf8"), file).toBe(await readFile(join(inProcess, file), "utf8"));
+    }
   });
 
   it("rejects an unknown episode and lists the allowed ones", async () => {

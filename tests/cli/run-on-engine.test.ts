@@ -1,17 +1,25 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/program.js";
 import { GenerateResultSchema } from "../../src/core/schemas/generate-result.js";
 import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
+import { rolloutsDifferences } from "../trainers/rl/run-comparison.js";
+import { poolDefaultFile } from "./pool-default-fixture.js";
 
-async function runCli(argv: string[]) {
+async function runCli(argv: string[], environment?: Record<string, string>) {
   let stdout = "";
   let stderr = "";
-  const code = await main(argv, { io: { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), isTerminal: false } });
+  const code = await main(argv, {
+    io: { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), isTerminal: false },
+    ...(environment && { environment }),
+  });
   return { code, stdout, stderr };
 }
+
+const IN_PROCESS = /^pool: in-process, no worker threads \(built-in default; no .*pool-default\.json .*\)\n$/;
 
 describe("selfplay run --model (real engine)", () => {
   let folder: string;
@@ -25,7 +33,7 @@ describe("selfplay run --model (real engine)", () => {
   it("plays proposer-solver on node-llama-cpp and records real token ids and logprobs", async () => {
     const out = join(folder, "proposer-solver");
     const { code, stdout, stderr } = await runCli(["run", "proposer-solver", "--model", modelPath, "--count", "4", "--seed", "2", "--out", out]);
-    expect(stderr).toBe("");
+    expect(stderr).toMatch(IN_PROCESS);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^proposer-solver: 4 episodes/);
     const lines = (await readFile(join(out, "rollouts.jsonl"), "utf8")).trim().split("\n");
@@ -38,6 +46,42 @@ describe("selfplay run --model (real engine)", () => {
       // A random model writes no valid problem, so the proposer is scored with the invalid reward.
       expect(result.outcome.status).toBe("scored");
     }
+  });
+
+  it("plays the same rollouts in a pool, with one shared engine or an engine in each worker", async () => {
+    const flags = ["run", "proposer-solver", "--model", modelPath, "--count", "4", "--seed", "2"];
+    const reference = join(folder, "proposer-solver-in-process");
+    expect((await runCli([...flags, "--out", reference, "--workers", "0"])).code).toBe(0);
+    for (const pool of [["--workers", "2"], ["--workers", "2", "--pool-engine", "per-worker"]]) {
+      const out = join(folder, `proposer-solver-${pool.join("")}`);
+      const { code, stderr } = await runCli([...flags, "--out", out, ...pool]);
+      expect(code, stderr).toBe(0);
+      expect(stderr).toMatch(/^pool: 2 worker threads, (one shared engine|an engine in each) \(from --workers\)\n$/);
+      expect(await rolloutsDifferences(join(out, "rollouts.jsonl"), join(reference, "rollouts.jsonl"))).toEqual([]);
+    }
+  });
+
+  it("uses this machine's saved pool default without --workers, and refuses a broken one before touching the run folder", async () => {
+    const config = join(folder, "config");
+    await mkdir(config);
+    const environment = { SELFPLAY_CONFIG_DIR: config };
+    const saved = join(config, "pool-default.json");
+    await writeFile(saved, JSON.stringify(poolDefaultFile({ workers: 1, engine: "shared" })));
+    const flags = ["run", "proposer-solver", "--model", modelPath, "--count", "4", "--seed", "2"];
+    const out = join(folder, "proposer-solver-saved-default");
+    const { code, stderr } = await runCli([...flags, "--out", out], environment);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toBe(`pool: 1 worker thread, one shared engine (this machine's default from \`selfplay bench pool --save\`, ${saved})\n`);
+    const reference = join(folder, "proposer-solver-saved-reference");
+    expect((await runCli([...flags, "--out", reference, "--workers", "0"], environment)).code).toBe(0);
+    expect(await rolloutsDifferences(join(out, "rollouts.jsonl"), join(reference, "rollouts.jsonl"))).toEqual([]);
+
+    await writeFile(saved, JSON.stringify({ ...poolDefaultFile(), engine: "threads" }));
+    const broken = await runCli([...flags, "--out", join(folder, "never")], environment);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/pool-default\.json: is not a pool default \(engine: .*\); re-run `selfplay bench pool --save` to measure this machine again, or delete the file/);
+    expect(broken.stderr).toContain(saved);
+    expect(existsSync(join(folder, "never"))).toBe(false);
   });
 
   it("contains a prompt that outgrows the context: the debate fails with the reason, the run goes on", async () => {
@@ -73,7 +117,7 @@ describe("selfplay run --model (real engine)", () => {
     try {
       const out = join(folder, "default-model");
       const { code, stdout, stderr } = await runCli(["run", "proposer-solver", "--count", "2", "--out", out]);
-      expect(stderr).toBe("");
+      expect(stderr).toMatch(IN_PROCESS);
       expect(code).toBe(0);
       expect(stdout).toMatch(/^proposer-solver: 2 episodes/);
       expect(JSON.parse(await readFile(join(out, "config.json"), "utf8"))).toMatchObject({ client: "llama", model: "selfplay-medium-llama-seed0.gguf" });

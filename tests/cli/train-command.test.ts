@@ -12,7 +12,7 @@ import { savePrm } from "../../trainers/prm/save-prm.js";
 import { trainPrm } from "../../trainers/prm/train-prm.js";
 import { proposerTargetGapOfMetrics } from "../../trainers/rl/proposer-target-gap.js";
 import { syntheticPrmExamples } from "../trainers/prm/synthetic-prm-examples.js";
-import { maxWeightDifference, metricsDifferences, metricsWithoutTimings } from "../trainers/rl/run-comparison.js";
+import { maxWeightDifference, metricsDifferences, metricsWithoutTimings, rolloutsDifferences } from "../trainers/rl/run-comparison.js";
 
 async function runCli(argv: string[]) {
   let stdout = "";
@@ -113,6 +113,50 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
     });
   });
 
+  describe("--workers", () => {
+    let config: string;
+    let reference: string;
+
+    beforeAll(async () => {
+      config = join(folder, "pool-config.json");
+      await writeFile(config, JSON.stringify({ proposals: 4, solvers: 2, sequences: 4, evaluateEvery: 0, evaluateProblems: 8, trainer: { loss: { entropyCoefficient: 0.05 } } }));
+      reference = join(folder, "pool-reference");
+      const { code, stderr } = await runCli(["train", "--model", modelPath, "--config", config, "--steps", "2", "--seed", "4", "--out", reference, "--workers", "0"]);
+      expect(code, stderr).toBe(0);
+      expect(stderr).toContain("pool: in-process, no worker threads (from --workers)\n");
+    });
+
+    it.each([
+      [["--workers", "1"], "1 worker thread, one shared engine"],
+      [["--workers", "2", "--pool-engine", "per-worker"], "2 worker threads, an engine in each"],
+    ])("%j gives the in-process run's rollouts, metrics and weights, the second step on the synced policy", async (pool, described) => {
+      const out = join(folder, `pool-${pool.join("")}`);
+      const { code, stderr } = await runCli(["train", "--model", modelPath, "--config", config, "--steps", "2", "--seed", "4", "--out", out, ...pool]);
+      expect(code, stderr).toBe(0);
+      expect(stderr).toContain(`pool: ${described} (from --workers)\n`);
+      expect(await rolloutsDifferences(join(out, "rollouts.jsonl"), join(reference, "rollouts.jsonl"))).toEqual([]);
+      expect(metricsDifferences(await metricsWithoutTimings(join(out, "metrics.jsonl")), await metricsWithoutTimings(join(reference, "metrics.jsonl")))).toEqual([]);
+      expect(await maxWeightDifference(join(reference, "final.gguf"), join(out, "final.gguf"))).toBeLessThanOrEqual(1e-6);
+      // Four proposals a step: step 2's come from the weights synced after step 1, in the workers' engines too.
+      const versions = (await readFile(join(out, "rollouts.jsonl"), "utf8")).trimEnd().split("\n").map((line) =>
+        new Set((JSON.parse(line) as { rollout: { steps: { policyVersion: number }[] } }).rollout.steps.map((step) => step.policyVersion)));
+      expect(versions.map((set) => [...set])).toEqual([[0], [0], [0], [0], [1], [1], [1], [1]]);
+    });
+
+    it.each([
+      [["--workers", "-2"], /--workers: got "-2"; expected an integer from 0 to 256/],
+      [["--workers", "two"], /--workers: got "two"; expected an integer from 0 to 256/],
+      [["--workers", "0", "--pool-engine", "per-worker"], /--pool-engine: got "per-worker"; expected shared, or per-worker with --workers ≥ 1/],
+      [["--pool-engine", "per-worker"], /--pool-engine: got "per-worker"; expected it together with --workers N/],
+    ])("rejects %j with exit 2 before starting a run", async (pool, message) => {
+      const out = join(folder, "pool-bad");
+      const { code, stderr } = await runCli(["train", "--model", modelPath, "--config", config, "--out", out, ...pool]);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(message);
+      expect(existsSync(out)).toBe(false);
+    });
+  });
+
   it("names the configuration field that is wrong", async () => {
     const config = join(folder, "bad.json");
     await writeFile(config, JSON.stringify({ proposals: 0 }));
@@ -158,8 +202,10 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
       expect(await exited, stderr).toBe("SIGKILL");
       expect(existsSync(join(out, "final.gguf"))).toBe(false);
 
-      const resumed = await runCli(["train", "--resume", out]);
+      // In a pool this time: the setting changes speed, not results, so a resume may choose another.
+      const resumed = await runCli(["train", "--resume", out, "--workers", "1"]);
       expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stderr).toContain("pool: 1 worker thread, one shared engine (from --workers)\n");
       expect(resumed.stderr).toMatch(/resuming .* after step [01] of 3/);
       const [actual, expected] = [await metricsWithoutTimings(join(out, "metrics.jsonl")), await metricsWithoutTimings(join(reference, "metrics.jsonl"))];
       expect(actual.map((line) => line.step)).toEqual([0, 1, 2, 3, 3]);

@@ -2,12 +2,13 @@ import { appendFile, mkdir, truncate } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { Arena, type ArenaSnapshot } from "../../src/arena/arena.js";
 import { ArtifactStore } from "../../src/arena/artifact-store.js";
+import { perWorkerThreads } from "../../src/arena/pool/per-worker-threads.js";
+import { WorkerEngineClient } from "../../src/arena/pool/worker-engine-client.js";
 import { RUN_FILES } from "../../src/arena/run-directory.js";
 import { JsonlAppender } from "../../src/core/jsonl/jsonl-appender.js";
 import { RandomStream, deriveStream } from "../../src/core/random/random-stream.js";
 import type { GenerateResult } from "../../src/core/schemas/generate-result.js";
-import { ArithmeticProposerEpisode } from "../../src/examples/arithmetic/arithmetic-proposer-episode.js";
-import { ArithmeticSolverEpisode } from "../../src/examples/arithmetic/arithmetic-solver-episode.js";
+import { arithmeticSelfPlayEpisodeModule, createArithmeticSelfPlayEpisodes } from "../../src/examples/arithmetic/arithmetic-self-play-episodes.js";
 import { clusterNames } from "../../src/examples/arithmetic/arithmetic-task.js";
 import { heldOutExamples } from "../../src/examples/arithmetic/held-out-examples.js";
 import { evaluateArithmetic } from "../../src/examples/arithmetic/evaluate-arithmetic.js";
@@ -40,9 +41,23 @@ export interface SelfPlayTrainingOptions {
    * never stopped.
    */
   resume?: SelfPlayCheckpoint;
+  /**
+   * Runs the rollouts' episodes in a RolloutPool: `workers` threads (0, the
+   * default, runs them in-process) and one shared engine or an engine in each
+   * (the cores split among them). A pooled run gives the in-process run's
+   * results, so this is not part of the configuration and a run may resume with another.
+   */
+  pool?: SelfPlayPoolOptions;
   /** Told of every step's metrics (progress display). */
   onStep?: (metrics: SelfPlayStepMetrics) => void;
   onEvaluation?: (evaluation: SelfPlayEvaluation & { n: number }) => void;
+}
+
+export interface SelfPlayPoolOptions {
+  /** Worker threads, 0 to 256; 0 runs in-process. */
+  workers: number;
+  /** "shared" (default): the trainer's engine serves every worker. "per-worker": each opens its own and follows the weight syncs. */
+  engine?: "shared" | "per-worker";
 }
 
 /** One line of metrics.jsonl per step. */
@@ -100,15 +115,24 @@ export async function runSelfPlayTraining(options: SelfPlayTrainingOptions): Pro
     await truncate(rolloutsPath, resume.rolloutsBytes);
   }
   const weightsPath = resume ? resolve(directory, resume.weights.path) : options.modelPath;
-  const client = await LlamaInferenceClient.create({ modelPath: weightsPath, sequences: configuration.sequences });
+  const { workers, engine = "shared" } = options.pool ?? { workers: 0 };
+  // An engine in each worker is reached through a WorkerEngineClient: its swapWeights carries every sync to them.
+  const client =
+    workers > 0 && engine === "per-worker"
+      ? await WorkerEngineClient.create({ modelPath: weightsPath, sequences: configuration.sequences, threads: perWorkerThreads(workers) })
+      : await LlamaInferenceClient.create({ modelPath: weightsPath, sequences: configuration.sequences });
   const policy = await Policy.load({ modelPath: weightsPath });
   const optimizer = new AdamW(configuration.trainer.optimizer);
-  const arena = new Arena({ client, seed: configuration.seed, concurrency: configuration.proposals, samplerDefaults: { temperature: configuration.temperature } })
-    .register(
-      new ArithmeticProposerEpisode({ solvers: configuration.solvers, reward: { kind: "gaussian", target: configuration.targetPassRate, sigma: configuration.targetSigma } }),
-      ArtifactStore.of(clusterNames().map((cluster) => ({ cluster }))),
-    )
-    .register(new ArithmeticSolverEpisode());
+  const episodes = { solvers: configuration.solvers, reward: { kind: "gaussian" as const, target: configuration.targetPassRate, sigma: configuration.targetSigma } };
+  const arena = new Arena({
+    client,
+    seed: configuration.seed,
+    concurrency: configuration.proposals,
+    samplerDefaults: { temperature: configuration.temperature },
+    ...(workers > 0 && { pool: { workers, engine, episodes: arithmeticSelfPlayEpisodeModule(episodes) } }),
+  });
+  const clusters = ArtifactStore.of(clusterNames().map((cluster) => ({ cluster })));
+  for (const episode of createArithmeticSelfPlayEpisodes(episodes)) arena.register(episode, episode.type === "arithmetic-propose" ? clusters : undefined);
   const targets = createProposalTargets(configuration, arena, prm, resume?.frontier);
   const metrics = await JsonlAppender.open(metricsPath);
   const rollouts = await JsonlAppender.open(rolloutsPath);
@@ -200,6 +224,7 @@ export async function runSelfPlayTraining(options: SelfPlayTrainingOptions): Pro
     await targets.dispose();
     policy.dispose();
     optimizer.dispose();
+    await arena.close();
     await client.dispose();
   }
 }

@@ -1,6 +1,7 @@
 // A RolloutPool worker (piscina loads this file's compiled JavaScript): runs
 // episode protocols, environment steps and verifiers; model calls go to the
 // main thread's engine, or to this worker's own with `engine: "per-worker"`.
+import { setMaxListeners } from "node:events";
 import { workerData } from "node:worker_threads";
 import { EpisodeModuleError, RolloutPoolError } from "../../core/errors.js";
 import type { InferenceClient } from "../../core/inference-client.js";
@@ -19,6 +20,8 @@ import { WorkerTaskChannel } from "./worker-task-channel.js";
 const data = RolloutWorkerDataSchema.parse(workerData);
 /** Every task of this worker belongs to one arena, so one abort serves them all. */
 const abort = new AbortController();
+// Every model call the worker's episodes have in flight listens to it: many listeners are the design, not a leak.
+setMaxListeners(0, abort.signal);
 /** The channel of each running top-level rollout, by rollout id: where its stages are reported. */
 const channels = new Map<string, WorkerTaskChannel>();
 let registry: Promise<EpisodeRegistry> | undefined;

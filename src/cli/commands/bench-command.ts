@@ -1,19 +1,25 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
+import { benchPool } from "../../../benchmarks/pool/bench-pool.js";
+import type { PoolBenchResult } from "../../../benchmarks/pool/pool-bench-result.js";
 import { benchRollout } from "../../../benchmarks/rollout/bench-rollout.js";
 import type { RolloutBenchResult } from "../../../benchmarks/rollout/rollout-bench-result.js";
 import { benchStep } from "../../../benchmarks/step/bench-step.js";
 import type { StepBenchResult } from "../../../benchmarks/step/step-bench-result.js";
 import { benchTrainer } from "../../../benchmarks/trainer/bench-trainer.js";
 import type { TrainerBenchResult } from "../../../benchmarks/trainer/trainer-bench-result.js";
+import { InvalidInputError } from "../../core/errors.js";
 import { EXIT } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { parseOptions } from "../parse-options.js";
+import { poolDefaultPath, writePoolDefault } from "../pool-default-file.js";
 
 export const BenchCommandOptionsSchema = z.object({
   /** Small sizes that run in seconds, for CI; llama.cpp's tools are then used only if already built. */
   quick: z.boolean().default(false),
   json: z.boolean().default(false),
+  /** Benchmarks that choose a setting (`bench pool`): keep it as this machine's default. */
+  save: z.boolean().default(false),
 });
 
 /** One benchmark: what `--help` says, how to run it, and its plain-text report. */
@@ -22,27 +28,37 @@ interface Benchmark<Result> {
   description: string;
   run: (quick: boolean) => Promise<Result>;
   format: (result: Result) => string;
+  /** What a full run costs, said on stderr before it starts. */
+  duration?: string;
+  /** Benchmarks that choose a setting keep it with `--save`; returns the line to say where it went. */
+  save?: (result: Result, context: CommandContext) => Promise<string>;
 }
 
 /** `selfplay bench <name>`: runs one benchmark and prints its figures (one JSON object with --json). */
-async function benchCommand<Result>(benchmark: Benchmark<Result>, rawOptions: unknown, { io }: CommandContext): Promise<number> {
+async function benchCommand<Result>(benchmark: Benchmark<Result>, rawOptions: unknown, context: CommandContext): Promise<number> {
+  const { io } = context;
   const options = parseOptions(BenchCommandOptionsSchema, rawOptions);
-  if (!options.quick) io.stderr("selfplay bench: measuring for a few minutes (the first full run also builds llama.cpp's tools)…\n");
+  if (options.save && options.quick) {
+    throw new InvalidInputError("--save", "a full run (no --quick): quick figures are too small to choose this machine's default from", true);
+  }
+  if (!options.quick) io.stderr(`selfplay bench: measuring for ${benchmark.duration ?? "a few minutes (the first full run also builds llama.cpp's tools)"}…\n`);
   const result = await benchmark.run(options.quick);
   io.stdout(options.json ? `${JSON.stringify(result)}\n` : benchmark.format(result));
+  if (options.save && benchmark.save) io.stderr(await benchmark.save(result, context));
   return EXIT.ok;
 }
 
 const figure = (value: number | null) => (value === null ? "-" : String(value));
 
 function formatRollout(result: RolloutBenchResult): string {
-  const header = "shape       preset           threads  seq  mode   prompt+gen  ours   native  llama.cpp  node-llama-cpp  ratio";
+  const header = "shape       preset           threads  seq  mode   prompt+gen  ours   native  llama.cpp  same-lib  node-llama-cpp  ratio  same-lib ratio";
   const rows = result.cells.map((cell) =>
     [cell.shape.padEnd(11), cell.preset.padEnd(16), String(cell.threads).padEnd(8), String(cell.sequences).padEnd(4), cell.mode.padEnd(6),
       `${cell.promptTokens}+${cell.generatedTokens}`.padEnd(11), String(cell.ours).padEnd(6), String(cell.nativeLoop).padEnd(7),
-      figure(cell.llamaCpp).padEnd(10), String(cell.nodeLlamaCpp).padEnd(15), figure(cell.ratio)].join(" "),
+      figure(cell.llamaCpp).padEnd(10), figure(cell.llamaCppSameLibrary).padEnd(9), String(cell.nodeLlamaCpp).padEnd(15), figure(cell.ratio).padEnd(6),
+      figure(cell.sameLibraryRatio)].join(" "),
   );
-  const reasons = [...new Set(result.cells.flatMap((cell) => (cell.llamaCppReason === undefined ? [] : [cell.llamaCppReason])))];
+  const reasons = [...new Set(result.cells.flatMap((cell) => [cell.llamaCppReason, cell.llamaCppSameLibraryReason].filter((reason) => reason !== undefined)))];
   const best = (cell: RolloutBenchResult["best"]["oneSequence"]) => (cell === null ? "-" : `${cell.ratio} (${cell.preset}, ${cell.threads} thread(s))`);
   return [
     header,
@@ -64,6 +80,27 @@ function formatTrainer(result: TrainerBenchResult): string {
   return `${lines.join("\n")}\n`;
 }
 
+function formatPool(result: PoolBenchResult): string {
+  const setting = (cell: { workers: number; engine: string }) => (cell.workers === 0 ? "in-process" : `${cell.workers} worker(s), ${cell.engine} engine`);
+  const rows = result.cells.map((cell) =>
+    [setting(cell).padEnd(28), String(cell.threads).padEnd(8), cell.rolloutsPerSecond.toFixed(1).padEnd(11), cell.tokensPerSecond.toFixed(0).padEnd(9),
+      cell.rounds.map((round) => round.rolloutsPerSecond.toFixed(1)).join(" ")].join(" "),
+  );
+  return [
+    `${result.proposals} proposals × ${result.solvers} solvers a round, ${result.sequences} sequences per engine, ${result.machine.cores} cores (load ${result.machine.loadAverage.map((load) => load.toFixed(1)).join(" ")}); medians:`,
+    "setting                      threads  rollouts/s  tokens/s  rounds (rollouts/s)",
+    ...rows,
+    `best: ${setting(result.best)}`,
+    "",
+  ].join("\n");
+}
+
+async function savePoolDefault(result: PoolBenchResult, { now, environment = process.env }: CommandContext): Promise<string> {
+  const path = poolDefaultPath(environment);
+  const saved = await writePoolDefault(path, result, now());
+  return `saved the pool default (workers ${saved.workers}, ${saved.engine} engine) to ${path}: \`selfplay run\` and \`selfplay train\` use it when given no --workers\n`;
+}
+
 function formatStep(result: StepBenchResult): string {
   const seconds = (value: number) => value.toFixed(3).padEnd(9);
   const rows = result.steps.map((step) =>
@@ -79,14 +116,15 @@ function formatStep(result: StepBenchResult): string {
 }
 
 function addBenchmark<Result>(bench: Command, context: CommandContext, benchmark: Benchmark<Result>): void {
-  bench
+  const command = bench
     .command(benchmark.name)
     .description(benchmark.description)
     .addOption(new Option("--quick", "small sizes that run in seconds (CI); llama.cpp's tools are used only if already built"))
-    .addOption(new Option("--json", "print the result as one JSON object"))
-    .action(async (flags: Record<string, unknown>) => {
-      context.setExitCode(await benchCommand(benchmark, flags, context));
-    });
+    .addOption(new Option("--json", "print the result as one JSON object"));
+  if (benchmark.save) command.addOption(new Option("--save", "keep the best setting as this machine's default (not with --quick)"));
+  command.action(async (flags: Record<string, unknown>) => {
+    context.setExitCode(await benchCommand(benchmark, flags, context));
+  });
 }
 
 export function registerBenchCommands(program: Command, context: CommandContext): void {
@@ -109,5 +147,13 @@ export function registerBenchCommands(program: Command, context: CommandContext)
     description: "One RL step of arithmetic self-play on the bundled base, split into rollout, scoring, credit, update and sync.",
     run: (quick) => benchStep({ quick }),
     format: formatStep,
+  });
+  addBenchmark(bench, context, {
+    name: "pool",
+    description: "Rollouts/s of arithmetic self-play in-process and in RolloutPools of each shape; --save keeps the fastest as this machine's default.",
+    run: (quick) => benchPool({ quick }),
+    format: formatPool,
+    duration: "well under a minute",
+    save: savePoolDefault,
   });
 }

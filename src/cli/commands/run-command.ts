@@ -1,6 +1,8 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { Arena } from "../../arena/arena.js";
+import { perWorkerThreads } from "../../arena/pool/per-worker-threads.js";
+import { WorkerEngineClient } from "../../arena/pool/worker-engine-client.js";
 import { RunDirectory } from "../../arena/run-directory.js";
 import { runBatches } from "../../arena/run-batches.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
@@ -9,11 +11,12 @@ import { basename } from "node:path";
 import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
 import { ScriptedInferenceClient } from "../../inference/scripted-inference-client.js";
 import { ensureDefaultModel } from "../../inference/model-files/default-model.js";
-import { EXIT, type CliIo } from "../cli-io.js";
+import { EXIT } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { EPISODE_CATALOG } from "../episode-catalog.js";
 import { integerFlag } from "../flag-schemas.js";
 import { parseOptions } from "../parse-options.js";
+import { describePoolSetting, POOL_ENGINE_HELP, POOL_FLAGS, resolvePoolSetting, WORKERS_HELP } from "../pool-setting.js";
 import { createProgressBar } from "../progress-bar.js";
 import { formatRunSummary } from "../run-summary.js";
 
@@ -26,11 +29,12 @@ export const RunCommandOptionsSchema = z.object({
   batchSize: integerFlag(1),
   concurrency: integerFlag(1),
   out: z.string().min(1, "a folder path").optional(),
+  ...POOL_FLAGS,
 });
 export type RunCommandOptions = z.infer<typeof RunCommandOptionsSchema>;
 
 /** `selfplay run <episode>`: plays an example episode, records the run, prints a one-line summary. */
-export async function runCommand(episodeName: string, rawOptions: unknown, io: CliIo, now: () => Date): Promise<number> {
+export async function runCommand(episodeName: string, rawOptions: unknown, { io, now, environment = process.env }: Omit<CommandContext, "setExitCode">): Promise<number> {
   const entry = EPISODE_CATALOG[episodeName];
   if (!entry) {
     throw new InvalidInputError("episode", `one of: ${Object.keys(EPISODE_CATALOG).join(", ")}`, episodeName);
@@ -41,47 +45,71 @@ export async function runCommand(episodeName: string, rawOptions: unknown, io: C
   if (clientKind === "scripted" && options.model !== undefined) {
     throw new InvalidInputError("--client", "llama (or no --client) when --model is given", "scripted");
   }
+  const pool = await resolvePoolSetting(options, {
+    environment,
+    ...(clientKind === "scripted" && { ignoreSavedDefault: "the saved bench default is for the real engine, not --client scripted" }),
+  });
+  if (clientKind === "scripted" && pool.engine === "per-worker") {
+    throw new InvalidInputError("--pool-engine", "shared with --client scripted (an engine in each worker is a llama engine)", pool.engine);
+  }
   const out = options.out ?? `runs/${episodeName}-${now().toISOString().replace(/[:.]/g, "-")}`;
   const modelPath = clientKind === "llama" ? (options.model ?? (await ensureDefaultModel())) : undefined;
+  io.stderr(describePoolSetting(pool));
   const client =
     modelPath === undefined
       ? new ScriptedInferenceClient({ rules: entry.scriptedRules })
-      : await LlamaInferenceClient.create({ modelPath, sequences: options.sequences });
-  const arena = new Arena({ client, seed: options.seed, concurrency: options.concurrency });
-  entry.register(arena);
-  // config.json holds what determines the rollouts, and nothing about where or when they were written.
-  const directory = await RunDirectory.create(out, {
-    episode: episodeName,
-    client: clientKind,
-    model: modelPath === undefined ? null : basename(modelPath),
-    sequences: options.sequences,
-    seed: options.seed,
-    count: options.count,
-    batchSize: options.batchSize,
-    concurrency: options.concurrency,
-    plan: entry.plan,
-  });
-  const progress = createProgressBar(io, episodeName);
+      : pool.workers > 0 && pool.engine === "per-worker"
+        ? await WorkerEngineClient.create({ modelPath, sequences: options.sequences, threads: perWorkerThreads(pool.workers) })
+        : await LlamaInferenceClient.create({ modelPath, sequences: options.sequences });
   try {
-    const metrics = await runBatches({
-      arena,
-      directory,
-      plan: entry.plan,
-      count: options.count,
-      batchSize: options.batchSize,
-      onEpisodeEnd: progress.update,
+    const arena = new Arena({
+      client,
+      seed: options.seed,
+      concurrency: options.concurrency,
+      ...(pool.workers > 0 && { pool: { workers: pool.workers, engine: pool.engine, episodes: entry.episodeModule() } }),
     });
-    progress.stop();
-    io.stdout(formatRunSummary(episodeName, metrics, out));
-    return EXIT.ok;
+    try {
+      entry.register(arena);
+      // config.json holds what determines the rollouts (the pool setting does not), and nothing about where or when they were written.
+      const directory = await RunDirectory.create(out, {
+        episode: episodeName,
+        client: clientKind,
+        model: modelPath === undefined ? null : basename(modelPath),
+        sequences: options.sequences,
+        seed: options.seed,
+        count: options.count,
+        batchSize: options.batchSize,
+        concurrency: options.concurrency,
+        plan: entry.plan,
+      });
+      const progress = createProgressBar(io, episodeName);
+      try {
+        const metrics = await runBatches({
+          arena,
+          directory,
+          plan: entry.plan,
+          count: options.count,
+          batchSize: options.batchSize,
+          onEpisodeEnd: progress.update,
+        });
+        progress.stop();
+        io.stdout(formatRunSummary(episodeName, metrics, out));
+        return EXIT.ok;
+      } finally {
+        progress.stop();
+        await directory.close();
+      }
+    } finally {
+      // Ends the pool's worker threads (none in-process).
+      await arena.close();
+    }
   } finally {
-    progress.stop();
-    await directory.close();
     await client.dispose();
   }
 }
 
-export function registerRunCommand(program: Command, { io, now, setExitCode }: CommandContext): void {
+export function registerRunCommand(program: Command, context: CommandContext): void {
+  const { setExitCode } = context;
   program
     .command("run")
     .description("Play an example episode and record the run (rollouts, training batches, metrics).")
@@ -94,7 +122,9 @@ export function registerRunCommand(program: Command, { io, now, setExitCode }: C
     .addOption(new Option("--batch-size <n>", "episodes per batch (one TrainingBatch each), an integer ≥ 1").default("8"))
     .addOption(new Option("--concurrency <n>", "episodes in flight at once, an integer ≥ 1").default("16"))
     .addOption(new Option("--out <dir>", "run folder (default runs/<episode>-<timestamp>); must not hold a run already"))
+    .addOption(new Option("--workers <n>", WORKERS_HELP))
+    .addOption(new Option("--pool-engine <engine>", POOL_ENGINE_HELP))
     .action(async (episode: string, flags: Record<string, unknown>) => {
-      setExitCode(await runCommand(episode, flags, io, now));
+      setExitCode(await runCommand(episode, flags, context));
     });
 }

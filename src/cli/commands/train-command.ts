@@ -18,6 +18,7 @@ import { EXIT, type CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { integerFlag } from "../flag-schemas.js";
 import { parseOptions } from "../parse-options.js";
+import { describePoolSetting, POOL_ENGINE_HELP, POOL_FLAGS, resolvePoolSetting, WORKERS_HELP } from "../pool-setting.js";
 import { bundledArithmeticBase } from "../../inference/model-files/bundled-models.js";
 
 export const TrainCommandOptionsSchema = z.object({
@@ -29,6 +30,7 @@ export const TrainCommandOptionsSchema = z.object({
   resume: z.string().min(1, "the folder of the run to continue").optional(),
   frontier: z.enum(["uniform", "prm"], { error: "one of: uniform, prm" }).optional(),
   prm: z.string().min(1, "a PRM directory").optional(),
+  ...POOL_FLAGS,
 });
 
 /** The lines of metrics.jsonl the report draws: steps carry rewards and their targets' reasons, evaluations an accuracy. */
@@ -45,10 +47,13 @@ const ReportLineSchema = z.object({
  * folder (metrics.jsonl, policies/, checkpoints/, final.gguf, report.svg,
  * report.json); `--resume DIR` continues a run that was killed. `--frontier
  * prm --prm DIR` has the PRM-weighted FrontierTracker choose the proposals'
- * target clusters instead of uniform draws.
+ * target clusters instead of uniform draws. `--workers N [--pool-engine …]`
+ * (or this machine's saved bench default) runs the episodes in a RolloutPool.
  */
-export async function trainCommand(rawOptions: unknown, { io, now }: CommandContext): Promise<number> {
+export async function trainCommand(rawOptions: unknown, { io, now, environment = process.env }: CommandContext): Promise<number> {
   const options = parseOptions(TrainCommandOptionsSchema, rawOptions);
+  // Speed only: a pooled run gives the in-process results, so a run may resume with another setting.
+  const pool = await resolvePoolSetting(options, { environment });
   if (options.resume !== undefined && options.out !== undefined && resolve(options.out) !== resolve(options.resume)) {
     throw new InvalidInputError("--out", "no --out with --resume (a resumed run goes on in its own folder)", options.out);
   }
@@ -73,10 +78,12 @@ export async function trainCommand(rawOptions: unknown, { io, now }: CommandCont
       : `self-play training on ${modelPath}: ${configuration.steps} steps of ${configuration.proposals} proposals × ${configuration.solvers} solvers, ` +
           `${configuration.frontier.mode === "prm" ? `targets by the PRM-weighted frontier (${configuration.frontier.prmPath})` : "uniform targets"} → ${directory}\n`,
   );
+  io.stderr(describePoolSetting(pool));
   const result = await runSelfPlayTraining({
     modelPath,
     directory,
     configuration,
+    pool: { workers: pool.workers, engine: pool.engine },
     ...(resumed && { resume: resumed }),
     onStep: (line) => {
       io.stderr(
@@ -156,6 +163,8 @@ export function registerTrainCommand(program: Command, context: CommandContext):
     .addOption(new Option("--resume <dir>", "continue the run in <dir> from its newest checkpoint, with its own configuration and model"))
     .addOption(new Option("--frontier <mode>", "how proposals get target clusters: uniform (default), prm (the PRM-weighted FrontierTracker)"))
     .addOption(new Option("--prm <dir>", "the PRM (selfplay prm train --out) the prm frontier scores clusters with"))
+    .addOption(new Option("--workers <n>", WORKERS_HELP))
+    .addOption(new Option("--pool-engine <engine>", POOL_ENGINE_HELP))
     .action(async (flags: Record<string, unknown>) => {
       context.setExitCode(await trainCommand(flags, context));
     });

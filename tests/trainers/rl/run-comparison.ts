@@ -48,3 +48,28 @@ export async function maxWeightDifference(pathA: string, pathB: string): Promise
     await Promise.all([a.close(), b.close()]);
   }
 }
+
+/**
+ * Where two runs' rollouts.jsonl differ: every line and field exactly, but
+ * each logprob to 1e-5 — the engine's float sums move by ~1e-6 with what a
+ * sequence is batched with, and pooled and in-process runs batch differently.
+ */
+export async function rolloutsDifferences(actualPath: string, expectedPath: string): Promise<string[]> {
+  const read = async (path: string) => (await readFile(path, "utf8")).split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as unknown);
+  const [actual, expected] = [await read(actualPath), await read(expectedPath)];
+  if (actual.length !== expected.length) return [`${actual.length} lines ≠ ${expected.length}`];
+  return jsonDifferencesWithin(actual, expected, "lines", false);
+}
+
+function jsonDifferencesWithin(actual: unknown, expected: unknown, path: string, logprobs: boolean): string[] {
+  if (logprobs && typeof actual === "number" && typeof expected === "number") {
+    return Math.abs(actual - expected) <= 1e-5 ? [] : [`${path}: ${actual} ≠ ${expected}`];
+  }
+  if (typeof actual === "object" && actual !== null && typeof expected === "object" && expected !== null && Array.isArray(actual) === Array.isArray(expected)) {
+    const keys = [...new Set([...Object.keys(actual), ...Object.keys(expected)])];
+    return keys.flatMap((key) =>
+      jsonDifferencesWithin((actual as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key], `${path}.${key}`, logprobs || key === "completionLogprobs"),
+    );
+  }
+  return actual === expected ? [] : [`${path}: ${JSON.stringify(actual)} ≠ ${JSON.stringify(expected)}`];
+}

@@ -1,0 +1,20 @@
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { compiledModuleUrl } from "../../../src/arena/pool/compiled-module-url.js";
+import { RolloutPoolError } from "../../../src/core/errors.js";
+
+const root = resolve(import.meta.dirname, "../../..");
+const url = (path: string) => pathToFileURL(resolve(root, path)).href;
+
+describe("compiledModuleUrl", () => {
+  it("gives a TypeScript source's twin in the build, and a built module itself", () => {
+    expect(compiledModuleUrl(url("src/examples/debate/debate-episodes.ts"))).toBe(url("dist/src/examples/debate/debate-episodes.js"));
+    expect(compiledModuleUrl(url("dist/src/examples/debate/debate-episodes.js"))).toBe(url("dist/src/examples/debate/debate-episodes.js"));
+  });
+
+  it("says to build when the twin is missing", () => {
+    expect(() => compiledModuleUrl(url("src/examples/not-a-module.ts"))).toThrow(RolloutPoolError);
+    expect(() => compiledModuleUrl(url("src/examples/not-a-module.ts"))).toThrow(/dist\/src\/examples\/not-a-module\.js does not exist: .*run `npm run build`/);
+  });
+});
