@@ -8,9 +8,10 @@ import type { DecodeRequest, ReplayOptions } from "./decode-request.js";
  * `sequences` of them at once over one context (node-llama-cpp batches their
  * decodes), the untruncated temperature-1 sampler, the end of sequence fed
  * back like any token (`yieldEogToken`) so each request gets its length.
- * Returns generated tokens per second.
+ * Returns generated tokens per second. Runs in a process of its own
+ * (`measureNodeLlamaCppLoop`).
  */
-export async function measureNodeLlamaCppLoop(options: ReplayOptions): Promise<number> {
+export async function replayOnNodeLlamaCpp(options: ReplayOptions): Promise<number> {
   const settings = DECODE_SETTINGS[options.mode];
   const kvCacheType = settings.kvCacheType === "f32" ? "F32" : "F16";
   const llama = await loadLlama(false);
