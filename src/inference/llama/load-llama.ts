@@ -3,14 +3,15 @@ import { getLlama, LlamaLogLevel, type Llama } from "node-llama-cpp";
 const instances = new Map<boolean, Promise<Llama>>();
 
 /**
- * libgomp's spin count at a barrier before it sleeps, for builds of llama.cpp
- * with OpenMP (node-llama-cpp's source builds; its prebuilt CPU library has
- * none). libgomp cuts spinning to ~100 rounds once a process has more OpenMP
- * threads than CPUs, and ours has more than one team (each thread that calls
- * into ggml starts its own): on the 2-core machine every one of ggml's
- * per-operation barriers then became a futex sleep, and 2-thread decoding ran
- * at 27 tokens/s instead of 2,200. 300,000 is libgomp's own default for a
- * process it does not throttle — what llama.cpp's tools get.
+ * libgomp's spin count at a barrier before a thread sleeps, for builds of
+ * llama.cpp with OpenMP (node-llama-cpp's source builds; its prebuilt CPU
+ * library has none). Left to libgomp, 2-thread decoding in our process (the
+ * loop's thread, node-llama-cpp's threads: more than one OpenMP team) slept
+ * on a futex at ggml's per-operation barriers: 27 tokens/s on the 2-core
+ * machine where llama.cpp's own tool, on the same library, decodes 2,200.
+ * Setting it explicitly to 300,000 — libgomp's documented default, ~3 ms —
+ * gave 2,183–2,502. (Past that, a process with more OpenMP threads than CPUs
+ * spins only 100 rounds whatever this says: see measureNodeLlamaCppLoop.)
  */
 const GOMP_SPINCOUNT = "300000";
 
