@@ -35,6 +35,9 @@ function nodeLlamaCppFolder(root: string): string {
 export function bundledLlamaCppRelease(): LlamaCppRelease {
   const root = packageRoot();
   const llamaFolder = join(nodeLlamaCppFolder(root), "llama");
-  const { tag } = ReleaseInfoSchema.parse(JSON.parse(readFileSync(join(llamaFolder, "llama.cpp.info.json"), "utf8")));
+  const infoPath = join(llamaFolder, "llama.cpp.info.json");
+  // `node-llama-cpp source clear` (all, its default) deletes this file along with the source it downloaded.
+  if (!existsSync(infoPath)) throw new LlamaCppToolError("llama.cpp source", `${infoPath} is missing (\`node-llama-cpp source clear\` removes it); reinstall node-llama-cpp (npm ci)`);
+  const { tag } = ReleaseInfoSchema.parse(JSON.parse(readFileSync(infoPath, "utf8")));
   return { tag, bundlePath: join(llamaFolder, "gitRelease.bundle"), folder: join(root, ".cache", `llama.cpp-${tag}`) };
 }
