@@ -54,27 +54,14 @@ export async function measureArithmeticCell(options: ArithmeticCellOptions): Pro
   const requests = decodeRequestsOf(arena.steps);
   const promptTokens = Number(mean(requests.map((request) => request.promptTokenIds.length)).toFixed(1));
   const generatedTokens = Number(mean(requests.map((request) => request.generatedTokens)).toFixed(1));
-  const engines = await compareWithEngines({
+  return compareWithEngines({
+    cell: { shape: "arithmetic", preset: "arithmetic-base", threads, sequences, mode, promptTokens, generatedTokens },
     modelPath,
     requests,
-    sequences,
-    threads,
-    mode,
     contextPerSequence,
     rounds,
     ours: arena.tokensPerSecond,
-    promptTokens: Math.round(promptTokens),
-    generatedTokens: Math.max(1, Math.round(generatedTokens)),
+    llamaCppShape: { promptTokens: Math.round(promptTokens), generatedTokens: Math.max(1, Math.round(generatedTokens)) },
     buildTools: options.buildTools,
   });
-  return {
-    shape: "arithmetic",
-    preset: "arithmetic-base",
-    threads,
-    sequences,
-    mode,
-    promptTokens,
-    generatedTokens,
-    ...engines,
-  };
 }

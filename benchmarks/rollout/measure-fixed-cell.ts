@@ -54,27 +54,15 @@ export async function measureFixedCell(options: FixedCellOptions): Promise<Rollo
   if (requests.some((request) => request.generatedTokens !== options.generatedTokens || request.promptTokenIds.length !== promptTokens)) {
     throw new BenchmarkMismatchError(`fixed-length rollouts came back with uneven lengths (${requests.map((request) => `${request.promptTokenIds.length}+${request.generatedTokens}`).join(", ")}): the comparison would not be like for like`);
   }
-  const engines = await compareWithEngines({
+  const { generatedTokens } = options;
+  return compareWithEngines({
+    cell: { shape: "fixed", preset: options.preset, threads, sequences, mode, promptTokens, generatedTokens },
     modelPath,
     requests,
-    sequences,
-    threads,
-    mode,
     contextPerSequence,
     rounds,
     ours: arena.tokensPerSecond,
-    promptTokens,
-    generatedTokens: options.generatedTokens,
+    llamaCppShape: { promptTokens, generatedTokens },
     buildTools: options.buildTools,
   });
-  return {
-    shape: "fixed",
-    preset: options.preset,
-    threads,
-    sequences,
-    mode,
-    promptTokens,
-    generatedTokens: options.generatedTokens,
-    ...engines,
-  };
 }

@@ -1,14 +1,10 @@
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { compiledModuleUrl } from "../../src/arena/pool/compiled-module-url.js";
+import { compiledSiblingFile } from "../../src/arena/pool/compiled-module-url.js";
 import { BenchmarkMismatchError } from "../../src/core/errors.js";
 import type { ReplayOptions } from "./decode-request.js";
 
 const ChildResultSchema = z.object({ tokensPerSecond: z.number().positive() });
-
-/** This module's own extension: the child is its sibling in the same tree (TypeScript sources or dist/). */
-const CHILD_MODULE = new URL(`./node-llama-cpp-loop-process.${import.meta.url.endsWith(".ts") ? "ts" : "js"}`, import.meta.url).href;
 
 /**
  * node-llama-cpp's plain evaluate loop (`replayOnNodeLlamaCpp`), measured in
@@ -20,7 +16,7 @@ const CHILD_MODULE = new URL(`./node-llama-cpp-loop-process.${import.meta.url.en
  * Returns generated tokens per second.
  */
 export function measureNodeLlamaCppLoop(options: ReplayOptions): Promise<number> {
-  const child = spawn(process.execPath, [fileURLToPath(compiledModuleUrl(CHILD_MODULE))], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [compiledSiblingFile(import.meta.url, "node-llama-cpp-loop-process")], { stdio: ["pipe", "pipe", "pipe"] });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));

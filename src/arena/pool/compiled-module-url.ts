@@ -27,3 +27,13 @@ function packageRoot(folder: string): string {
     if (dirname(current) === current) throw new RolloutPoolError(`no package.json above ${folder}: cannot find the build of its modules`);
   }
 }
+
+/**
+ * The compiled JavaScript file `baseName.js` beside the module at
+ * `moduleUrl` (pass `import.meta.url`): a worker entry or a child process's
+ * script, found in the build from sources and build alike.
+ */
+export function compiledSiblingFile(moduleUrl: string, baseName: string): string {
+  const extension = moduleUrl.endsWith(".ts") ? "ts" : "js";
+  return fileURLToPath(compiledModuleUrl(new URL(`./${baseName}.${extension}`, moduleUrl).href));
+}

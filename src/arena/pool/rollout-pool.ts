@@ -17,7 +17,7 @@ import type { ModelGateway } from "../model-gateway.js";
 import { failedResult } from "./failed-result.js";
 import { PausableTimeout, SYSTEM_CLOCK, type TimeoutClock } from "./pausable-timeout.js";
 import { DescribeResultSchema, type RolloutTask, type RolloutWorkerData } from "./pool-messages.js";
-import { resolveWorkerFile } from "./resolve-worker-file.js";
+import { compiledSiblingFile } from "./compiled-module-url.js";
 import type { RolloutPoolSettings } from "./rollout-pool-options.js";
 import { sharedWorkerBalancer } from "./shared-worker-balancer.js";
 import { TaskChannel, type TaskChannelServices } from "./task-channel.js";
@@ -107,7 +107,7 @@ export class RolloutPool {
         ? { kind: "per-worker", options: engine.options, versionCell: engine.versionCell, maxStaleness: settings.maxStaleness, judgeOnEngine: runtime.judgeIsPolicy }
         : { kind: "shared" },
     };
-    this.workerFile = resolveWorkerFile();
+    this.workerFile = compiledSiblingFile(import.meta.url, "rollout-worker");
     this.workers = this.startWorkers({ minThreads: settings.workers, maxThreads: settings.workers, concurrentTasksPerWorker: perWorker });
     runtime.signal?.addEventListener("abort", this.onAbort, { once: true });
   }
