@@ -2,11 +2,13 @@ import { Arena, type BatchPlanEntry } from "../../src/arena/arena.js";
 import type { ArtifactStore } from "../../src/arena/artifact-store.js";
 import { walkResults } from "../../src/arena/walk-results.js";
 import type { Episode } from "../../src/core/episodes/episode.js";
-import type { InferenceClient } from "../../src/core/inference-client.js";
 import type { Step } from "../../src/core/schemas/step.js";
+import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
+import type { DecodeMode } from "./decode-settings.js";
 
 export interface ArenaRolloutsOptions {
-  client: InferenceClient;
+  /** The engine the rollouts run on: a native-decoder client opened for the measurement and disposed after it. */
+  engine: { modelPath: string; sequences: number; threads: number; mode: DecodeMode; contextPerSequence: number };
   /** The episodes the plan asks for, with their artifact stores. */
   episodes: ReadonlyArray<{ episode: Episode; store?: ArtifactStore }>;
   /** One round's requests. */
@@ -26,7 +28,17 @@ export interface ArenaRolloutsMeasurement {
 
 /** Arena rollouts end to end: episodes, model calls with logprobs, Step validation, verifiers. */
 export async function measureArenaRollouts(options: ArenaRolloutsOptions): Promise<ArenaRolloutsMeasurement> {
-  const arena = new Arena({ client: options.client, seed: 1, concurrency: options.concurrency });
+  const { modelPath, sequences, threads, mode, contextPerSequence } = options.engine;
+  const client = await LlamaInferenceClient.create({ modelPath, sequences, threads, mode, contextSize: contextPerSequence, decoder: "native" });
+  try {
+    return await measureOnClient(client, options);
+  } finally {
+    await client.dispose();
+  }
+}
+
+async function measureOnClient(client: LlamaInferenceClient, options: ArenaRolloutsOptions): Promise<ArenaRolloutsMeasurement> {
+  const arena = new Arena({ client, seed: 1, concurrency: options.concurrency });
   for (const { episode, store } of options.episodes) arena.register(episode, store);
   const round = async () => {
     const requests = arena.getBatch(options.plan);

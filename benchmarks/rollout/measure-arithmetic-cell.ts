@@ -2,11 +2,10 @@ import { ArtifactStore } from "../../src/arena/artifact-store.js";
 import { ArithmeticProposerEpisode } from "../../src/examples/arithmetic/arithmetic-proposer-episode.js";
 import { ArithmeticSolverEpisode } from "../../src/examples/arithmetic/arithmetic-solver-episode.js";
 import { clusterNames } from "../../src/examples/arithmetic/arithmetic-task.js";
-import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
 import type { DecodeMode } from "./decode-settings.js";
 import { compareWithEngines } from "./compare-with-engines.js";
 import { decodeRequestsOf } from "./decode-request.js";
-import { measureArenaRollouts, type ArenaRolloutsMeasurement } from "./measure-arena-rollouts.js";
+import { measureArenaRollouts } from "./measure-arena-rollouts.js";
 import type { RolloutCell } from "./rollout-bench-result.js";
 
 export interface ArithmeticCellOptions {
@@ -35,22 +34,16 @@ const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + 
  */
 export async function measureArithmeticCell(options: ArithmeticCellOptions): Promise<RolloutCell> {
   const { modelPath, sequences, threads, mode, contextPerSequence, rounds } = options;
-  const client = await LlamaInferenceClient.create({ modelPath, sequences, threads, mode, contextSize: contextPerSequence, decoder: "native" });
-  let arena: ArenaRolloutsMeasurement;
-  try {
-    arena = await measureArenaRollouts({
-      client,
-      episodes: [
-        { episode: new ArithmeticProposerEpisode({ solvers: 4 }), store: ArtifactStore.of(clusterNames().map((cluster) => ({ cluster }))) },
-        { episode: new ArithmeticSolverEpisode() },
-      ],
-      plan: [{ episodeType: "arithmetic-propose", count: options.proposals }],
-      concurrency: options.proposals,
-      rounds,
-    });
-  } finally {
-    await client.dispose();
-  }
+  const arena = await measureArenaRollouts({
+    engine: { modelPath, sequences, threads, mode, contextPerSequence },
+    episodes: [
+      { episode: new ArithmeticProposerEpisode({ solvers: 4 }), store: ArtifactStore.of(clusterNames().map((cluster) => ({ cluster }))) },
+      { episode: new ArithmeticSolverEpisode() },
+    ],
+    plan: [{ episodeType: "arithmetic-propose", count: options.proposals }],
+    concurrency: options.proposals,
+    rounds,
+  });
   const requests = decodeRequestsOf(arena.steps);
   const promptTokens = Number(mean(requests.map((request) => request.promptTokenIds.length)).toFixed(1));
   const generatedTokens = Number(mean(requests.map((request) => request.generatedTokens)).toFixed(1));

@@ -1,11 +1,10 @@
 import { ArtifactStore } from "../../src/arena/artifact-store.js";
 import { BenchmarkMismatchError } from "../../src/core/errors.js";
-import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
 import type { DecodeMode } from "./decode-settings.js";
 import { compareWithEngines } from "./compare-with-engines.js";
 import { decodeRequestsOf } from "./decode-request.js";
 import { FixedLengthEpisode } from "./fixed-length-episode.js";
-import { measureArenaRollouts, type ArenaRolloutsMeasurement } from "./measure-arena-rollouts.js";
+import { measureArenaRollouts } from "./measure-arena-rollouts.js";
 import type { RolloutCell } from "./rollout-bench-result.js";
 
 export interface FixedCellOptions {
@@ -36,19 +35,13 @@ function promptText(index: number, characters: number): string {
  */
 export async function measureFixedCell(options: FixedCellOptions): Promise<RolloutCell> {
   const { modelPath, sequences, threads, mode, contextPerSequence, rounds } = options;
-  const client = await LlamaInferenceClient.create({ modelPath, sequences, threads, mode, contextSize: contextPerSequence, decoder: "native" });
-  let arena: ArenaRolloutsMeasurement;
-  try {
-    arena = await measureArenaRollouts({
-      client,
-      episodes: [{ episode: new FixedLengthEpisode(options.generatedTokens), store: ArtifactStore.of(Array.from({ length: sequences }, (_, index) => ({ prompt: promptText(index, options.promptCharacters) }))) }],
-      plan: [{ episodeType: "fixed-length", count: sequences }],
-      concurrency: sequences,
-      rounds,
-    });
-  } finally {
-    await client.dispose();
-  }
+  const arena = await measureArenaRollouts({
+    engine: { modelPath, sequences, threads, mode, contextPerSequence },
+    episodes: [{ episode: new FixedLengthEpisode(options.generatedTokens), store: ArtifactStore.of(Array.from({ length: sequences }, (_, index) => ({ prompt: promptText(index, options.promptCharacters) }))) }],
+    plan: [{ episodeType: "fixed-length", count: sequences }],
+    concurrency: sequences,
+    rounds,
+  });
   const requests = decodeRequestsOf(arena.steps);
   const promptTokens = requests[0]?.promptTokenIds.length ?? 0;
   if (requests.some((request) => request.generatedTokens !== options.generatedTokens || request.promptTokenIds.length !== promptTokens)) {
