@@ -8,7 +8,7 @@ export class SelfplayError extends Error {
 
 /** A configuration value, CLI flag or schema-validated input is not allowed. */
 export class InvalidInputError extends SelfplayError {
-  override readonly name = "InvalidInputError";
+  override readonly name: string = "InvalidInputError";
   constructor(
     /** Dotted path of the offending field, e.g. `count` or `sampler.temperature`. */
     readonly field: string,
@@ -19,6 +19,23 @@ export class InvalidInputError extends SelfplayError {
     super(
       `${field}: ${received === undefined ? "" : `got ${JSON.stringify(received)}; `}expected ${allowed}`,
     );
+  }
+}
+
+/**
+ * A configuration or options object has a key its schema does not declare —
+ * usually a misspelling, which would otherwise be dropped without a word.
+ */
+export class UnknownKeyError extends InvalidInputError {
+  override readonly name: string = "UnknownKeyError";
+  constructor(
+    /** Where the key is, ending with the key itself, e.g. `my.json: trainer.optimizer.learningRat`. */
+    field: string,
+    /** What to do: `unknown key; did you mean "learningRate"?`. */
+    hint: string,
+  ) {
+    super(field, hint);
+    this.message = `${field}: ${hint}`;
   }
 }
 
