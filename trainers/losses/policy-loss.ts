@@ -2,7 +2,7 @@ import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
 import { InvalidInputError } from "../../src/core/errors.js";
 
-export const PolicyLossConfigurationSchema = z.object({
+export const PolicyLossConfigurationSchema = z.strictObject({
   /**
    * `reinforce`: −A·logπ (REINFORCE with the credit assigner's baseline).
    * `clipped`: PPO's clipped surrogate against the trainer's own old logprobs

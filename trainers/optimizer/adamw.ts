@@ -2,7 +2,7 @@ import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
 import { InvalidInputError } from "../../src/core/errors.js";
 
-export const AdamWConfigurationSchema = z.object({
+export const AdamWConfigurationSchema = z.strictObject({
   learningRate: z.number().positive().default(1e-4),
   beta1: z.number().min(0).lt(1).default(0.9),
   beta2: z.number().min(0).lt(1).default(0.999),

@@ -3,7 +3,7 @@ import { FrontierSettingsSchema } from "../../src/curriculum/frontier/frontier-s
 
 /** How `selfplay train` chooses the cluster each proposal targets. */
 export const FrontierConfigurationSchema = z
-  .object({
+  .strictObject({
     /**
      * `uniform`: drawn uniformly from every cluster (the artifact store).
      * `prm`: the FrontierTracker's PRM-weighted pick — uncertainty × rarity,

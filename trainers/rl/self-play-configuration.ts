@@ -4,7 +4,7 @@ import { FrontierConfigurationSchema } from "./frontier-configuration.js";
 import { TrainerConfigurationSchema } from "./trainer-configuration.js";
 
 /** Everything `selfplay train` runs with; a config file overrides any part of it. */
-export const SelfPlayConfigurationSchema = z.object({
+export const SelfPlayConfigurationSchema = z.strictObject({
   /** Policy updates. */
   steps: z.number().int().min(1).default(150),
   /** Proposals per step; each valid one gets `solvers` attempts. */

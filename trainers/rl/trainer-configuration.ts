@@ -4,7 +4,7 @@ import { PolicyLossConfigurationSchema } from "../losses/policy-loss.js";
 import { AdamWConfigurationSchema } from "../optimizer/adamw.js";
 
 /** Classic PPO's critic: a value head on the final hidden state, GAE, a clipped value loss. */
-export const CriticConfigurationSchema = z.object({
+export const CriticConfigurationSchema = z.strictObject({
   /** γ of GAE: 1 (the default) for episodes that end, so early tokens are not discounted. */
   discount: z.number().min(0).max(1).default(1),
   /** λ of GAE, from 0 (one-step TD) to 1 (Monte Carlo return minus value). Default 0.95. */
@@ -19,7 +19,7 @@ export const CriticConfigurationSchema = z.object({
 export type CriticConfiguration = z.infer<typeof CriticConfigurationSchema>;
 
 /** Every knob of a policy update, with the defaults a run gets when it names none. */
-export const TrainerConfigurationSchema = z.object({
+export const TrainerConfigurationSchema = z.strictObject({
   /**
    * `reinforce`: one pass of −A·logπ (the advantages carry the baseline).
    * `grpo`: the clipped surrogate over group-normalised advantages, `epochs` passes.

@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { z } from "zod";
@@ -18,6 +17,7 @@ import { EXIT, type CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { integerFlag } from "../flag-schemas.js";
 import { parseOptions } from "../parse-options.js";
+import { readConfigurationFile } from "../read-configuration-file.js";
 import { describePoolSetting, POOL_ENGINE_HELP, POOL_FLAGS, resolvePoolSetting, WORKERS_HELP } from "../pool-setting.js";
 import { bundledArithmeticBase } from "../../inference/model-files/bundled-models.js";
 
@@ -59,7 +59,8 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment =
   }
   const resumed = options.resume === undefined ? undefined : await resumableCheckpoint(options.resume, io);
   // A resumed run starts from its own configuration; flags given anyway must agree with it (runSelfPlayTraining checks).
-  const baseConfiguration = options.config === undefined ? (resumed?.configuration ?? {}) : JSON.parse(await readFile(options.config, "utf8"));
+  const baseConfiguration: Record<string, unknown> =
+    options.config === undefined ? (resumed?.configuration ?? {}) : await readConfigurationFile(options.config, "--config");
   const configuration = parseInput(SelfPlayConfigurationSchema, {
     ...baseConfiguration,
     ...(options.seed !== undefined && { seed: options.seed }),

@@ -4,7 +4,7 @@ const probability = z.number().min(0).max(1);
 
 /** The FrontierTracker's rules, with the specification's defaults. */
 export const FrontierSettingsSchema = z
-  .object({
+  .strictObject({
     /**
      * A cluster is saturated when its last `saturationWindow` outcomes are all
      * clean: no learning signal left, so frontier picks give it weight 0. Default 2.
