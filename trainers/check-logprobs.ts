@@ -10,7 +10,7 @@ import { Policy } from "./policy/policy.js";
 /** The client's default context: the model's training context, at most this. */
 const ENGINE_DEFAULT_CONTEXT = 2048;
 
-export const CheckLogprobsOptionsSchema = z.object({
+export const CheckLogprobsOptionsSchema = z.strictObject({
   /** GGUF model (llama or qwen2) to sample from and recompute. */
   modelPath: z.string().min(1),
   /** LoRA adapter over the model, applied on both sides. */

@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { PoolBenchResultSchema, type PoolBenchResult } from "../../benchmarks/pool/pool-bench-result.js";
 import { PoolDefaultError } from "../core/errors.js";
+import { unknownKeyMessage } from "../core/unknown-key-message.js";
 import { writeFileAtomic } from "../core/write-file-atomic.js";
 
 /** Environment variable naming selfplay's configuration folder (tests set it; so can a user). */
@@ -16,7 +17,7 @@ export const POOL_DEFAULT_FILE_NAME = "pool-default.json";
  * --save`, with the measurement it was chosen from.
  */
 export const PoolDefaultSchema = z
-  .object({
+  .strictObject({
     /** Layout of this file; a reader refuses another. */
     version: z.literal(1),
     /** Worker threads; 0 runs in-process. */
@@ -60,10 +61,12 @@ export async function readPoolDefault(path: string): Promise<PoolDefault | undef
   } catch (error) {
     throw new PoolDefaultError(path, `is not JSON (${(error as Error).message})`);
   }
-  const parsed = PoolDefaultSchema.safeParse(json);
+  const parsed = PoolDefaultSchema.safeParse(json, { error: unknownKeyMessage });
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new PoolDefaultError(path, `is not a pool default (${issue?.path.map(String).join(".") || "(root)"}: ${issue?.message ?? "invalid"})`);
+  // An unknown key first: a misspelt one is often why another looks missing.
+  const issue = parsed.error.issues.find((candidate) => candidate.code === "unrecognized_keys") ?? parsed.error.issues[0];
+  const issuePath = issue?.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : (issue?.path ?? []);
+  throw new PoolDefaultError(path, `is not a pool default (${issuePath.map(String).join(".") || "(root)"}: ${issue?.message ?? "invalid"})`);
 }
 
 /** Makes `measurement.best` the pool default at `path` (write-then-rename, folders created). */

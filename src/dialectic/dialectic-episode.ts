@@ -71,22 +71,24 @@ export class DialecticEpisode extends Episode<DialecticArtifact, DialecticOutcom
 
   constructor(options: DialecticEpisodeOptions = {}) {
     super();
-    this.type = options.type ?? "dialectic";
-    this.settings = parseInput(DialecticSettingsSchema, options);
-    this.ensemble = new CriticEnsemble(options.critics ?? [new StandardCritic()], {
-      ...(options.approval && { approval: options.approval }),
+    const { type, critics, approval, proposerMaxTokens, improvementWeight: weight, trainableCritic, ...settings } = options;
+    this.type = type ?? "dialectic";
+    // The rest are the loop's settings, checked strictly: a misspelt option is an error, not a default.
+    this.settings = parseInput(DialecticSettingsSchema, settings);
+    this.ensemble = new CriticEnsemble(critics ?? [new StandardCritic()], {
+      ...(approval && { approval }),
       similarityThreshold: this.settings.issueSimilarityThreshold,
     });
-    this.trainableCritic = options.trainableCritic;
-    const improvementWeight = options.improvementWeight ?? 0.5;
+    this.trainableCritic = trainableCritic;
+    const improvementWeight = weight ?? 0.5;
     if (!Number.isFinite(improvementWeight) || improvementWeight < 0) {
-      throw new InvalidInputError("improvementWeight", "a number ≥ 0", options.improvementWeight);
+      throw new InvalidInputError("improvementWeight", "a number ≥ 0", weight);
     }
     this.verifier = new DialecticVerifier({ improvementWeight, trainableCritic: this.trainableCritic !== undefined });
     const proposer = RoleSchema.parse({
       id: "proposer",
       systemPrompt: PROPOSER_SYSTEM_PROMPT,
-      sampler: { maxTokens: options.proposerMaxTokens ?? 256 },
+      sampler: { maxTokens: proposerMaxTokens ?? 256 },
     });
     // The critic's messages carry their own system prompt, so its Role adds none.
     this.roles = this.trainableCritic ? [proposer, RoleSchema.parse({ id: "critic" })] : [proposer];

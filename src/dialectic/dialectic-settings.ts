@@ -4,7 +4,7 @@ const Fraction = z.number().min(0).max(1);
 
 /** How the proposer/critic loop runs and when it stops. Every field has the specification's default. */
 export const DialecticSettingsSchema = z
-  .object({
+  .strictObject({
     /** Rounds (one proposal, one critique each) before the loop stops with `max_rounds`. Default 5. */
     maxRounds: z.number().int().min(1).max(100).default(5),
     /** Converged when the critique approves and its score is at least this. Default 0.85. */

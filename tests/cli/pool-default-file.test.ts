@@ -34,6 +34,7 @@ describe("the pool default file", () => {
     ["another layout", JSON.stringify({ version: 2 }), /is not a pool default \(version: /],
     ["a negative worker count", JSON.stringify({ ...validFile(), workers: -1 }), /is not a pool default \(workers: /],
     ["per-worker engines without workers", JSON.stringify({ ...validFile(), workers: 0, engine: "per-worker" }), /is not a pool default \(engine: "per-worker" needs workers ≥ 1\)/],
+    ["a misspelt key", JSON.stringify({ ...validFile(), workrs: 3 }), /is not a pool default \(workrs: unknown key; did you mean "workers"\?\)/],
     ["a measurement that is not one", JSON.stringify({ ...validFile(), measurement: { cells: [] } }), /is not a pool default \(measurement\./],
   ])("names the file and the fix when it holds %s", async (_case, content, problem) => {
     const path = join(await mkdtemp(join(tmpdir(), "selfplay-pool-default-")), "pool-default.json");

@@ -18,7 +18,7 @@ const BACKEND_PACKAGES: Readonly<Record<TfjsBackendName, readonly string[]>> = {
   cpu: ["@tensorflow/tfjs"],
 };
 
-export const SelectBackendOptionsSchema = z.object({
+export const SelectBackendOptionsSchema = z.strictObject({
   /** Backends to try, best first. Default: tensorflow, wasm, cpu. */
   candidates: z.array(TfjsBackendNameSchema).min(1).default(["tensorflow", "wasm", "cpu"]),
   /** Loads a backend package by name. Default: a dynamic `import()`; tests pass one that fails. */

@@ -10,7 +10,7 @@ import { writeLoraAdapter, type LoraMatrixPair, type WrittenLoraAdapter } from "
 export const LoraTargetSchema = z.enum(["attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down", "output"]);
 export type LoraTarget = z.infer<typeof LoraTargetSchema>;
 
-export const TrainableAdapterOptionsSchema = z.object({
+export const TrainableAdapterOptionsSchema = z.strictObject({
   /** The base model (llama or qwen2 GGUF, any type the engine loads). */
   modelPath: z.string().min(1),
   /** Where to write the adapter GGUF. */

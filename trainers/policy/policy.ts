@@ -18,7 +18,7 @@ import type { PolicyWeights } from "./policy-weights.js";
 import { readPolicyConfiguration } from "./read-policy-configuration.js";
 import { ropeRotation, ropeTables, type RopeTables } from "./rope-tables.js";
 
-export const PolicyOptionsSchema = z.object({
+export const PolicyOptionsSchema = z.strictObject({
   /** GGUF model (llama or qwen2) in any type our reader dequantises: f32, f16, bf16, q4_0 … q8_0, q2_K … q6_K. */
   modelPath: z.string().min(1),
   /** A llama.cpp LoRA adapter over the model (checked by `validateLoraAdapter`); its factors become the trainable variables and the base is frozen. */

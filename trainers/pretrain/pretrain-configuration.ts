@@ -2,7 +2,7 @@ import { z } from "zod";
 import { SeedSchema } from "../../src/core/schemas/sampler-settings.js";
 
 /** Supervised pretraining of a project-made model on the arithmetic corpus. */
-export const PretrainConfigurationSchema = z.object({
+export const PretrainConfigurationSchema = z.strictObject({
   /** Optimizer steps. */
   steps: z.number().int().min(1).default(3000),
   /** Examples per step. */

@@ -8,7 +8,7 @@ import { z } from "zod";
  * 0.811 and 0.815. A wider PRM (1,024 buckets, 64 hidden, 20 epochs) fits the
  * training tasks and fell below the prior on held-out ones (0.765).
  */
-export const PrmTrainingConfigurationSchema = z.object({
+export const PrmTrainingConfigurationSchema = z.strictObject({
   /** Width of the hidden layer (ignored when fine-tuning: the PRM keeps its shape). Default 16. */
   hiddenDimensions: z.number().int().positive().default(16),
   /** The hidden layer's nonlinearity (ignored when fine-tuning). Default relu. */

@@ -4,12 +4,13 @@ import { z } from "zod";
 import type { Episode } from "../../core/episodes/episode.js";
 import { EpisodeModuleError } from "../../core/errors.js";
 import { JsonValueSchema, type JsonValue } from "../../core/json.js";
+import { parseInput } from "../../core/parse-input.js";
 
 /**
  * Where pool workers get their episodes: a worker cannot receive class
  * instances, so each one imports this module and calls its factory.
  */
-export const EpisodeModuleSchema = z.object({
+export const EpisodeModuleSchema = z.strictObject({
   /**
    * The module: a `file:` URL, an absolute path, a path starting with `./` or
    * `../` (from the current directory), or a package specifier (resolved from
@@ -40,7 +41,7 @@ export function episodeModuleSpecifier(module: string): string {
  * too, to register the same episodes (with their artifact stores) in the arena.
  */
 export async function loadEpisodeModule(input: EpisodeModuleInput): Promise<Episode[]> {
-  const spec = EpisodeModuleSchema.parse(input);
+  const spec = parseInput(EpisodeModuleSchema, input, { fieldName: (path) => `episodes.${path.map(String).join(".")}` });
   let exports: Record<string, unknown>;
   try {
     exports = (await import(episodeModuleSpecifier(spec.module))) as Record<string, unknown>;

@@ -3,7 +3,7 @@ import { EpisodeModuleSchema } from "./episode-module.js";
 
 /** How `ArenaOptions.pool` runs episodes in worker threads. */
 export const RolloutPoolOptionsSchema = z
-  .object({
+  .strictObject({
     /** Worker threads running episode protocols, environment steps and verifiers. 0 (default) runs them in this thread, as without a pool. */
     workers: z.number().int().min(0).max(256).default(0),
     /** Where workers get the episodes; required when `workers` > 0. */

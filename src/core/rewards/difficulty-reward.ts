@@ -5,13 +5,13 @@ import { rZeroReward } from "./r-zero-reward.js";
 
 /** Which difficulty-targeting reward turns a pass rate into a proposer's reward. */
 export const DifficultyRewardSchema = z.discriminatedUnion("kind", [
-  z.object({
+  z.strictObject({
     kind: z.literal("gaussian"),
     target: z.number().min(0).max(1).default(0.5),
     sigma: z.number().positive().default(0.1),
   }),
-  z.object({ kind: z.literal("absolute-zero") }),
-  z.object({ kind: z.literal("r-zero") }),
+  z.strictObject({ kind: z.literal("absolute-zero") }),
+  z.strictObject({ kind: z.literal("r-zero") }),
 ]);
 export type DifficultyReward = z.infer<typeof DifficultyRewardSchema>;
 

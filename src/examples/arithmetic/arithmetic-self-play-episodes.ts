@@ -9,7 +9,7 @@ import { ArithmeticProposerEpisode } from "./arithmetic-proposer-episode.js";
 import { ArithmeticSolverEpisode } from "./arithmetic-solver-episode.js";
 
 /** The options of the arithmetic self-play episodes; JSON, because pool workers get a copy. */
-export const ArithmeticSelfPlayOptionsSchema = z.object({
+export const ArithmeticSelfPlayOptionsSchema = z.strictObject({
   /** Solver sub-episodes per valid problem. Default 4. */
   solvers: z.number().int().min(1).optional(),
   /** The proposer's difficulty reward. Default Gaussian around 0.5, σ 0.2. */

@@ -4,7 +4,7 @@ import { parseInput } from "../../core/parse-input.js";
 import { loadLlama } from "../llama/load-llama.js";
 import { validateModelFile } from "../model-files/validate-model-file.js";
 
-export const LlamaTextEmbedderOptionsSchema = z.object({
+export const LlamaTextEmbedderOptionsSchema = z.strictObject({
   /** The GGUF model whose embeddings to take (normally the policy model). */
   modelPath: z.string().min(1, "a GGUF file path"),
   /** Tokens the embedding context holds; longer texts keep their head and tail. Default 512. */

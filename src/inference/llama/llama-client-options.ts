@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const LlamaInferenceClientOptionsSchema = z.object({
+export const LlamaInferenceClientOptionsSchema = z.strictObject({
   /** GGUF file to serve: a project-made model or any llama.cpp-compatible one. */
   modelPath: z.string().min(1),
   /** LoRA adapter GGUF applied over `modelPath` (checked against it first). */

@@ -10,7 +10,7 @@ import { writeLoraAdapter, type LoraMatrixPair, type WrittenLoraAdapter } from "
 /** Every attention and feed-forward matrix of a block. */
 export const DEFAULT_LORA_TARGETS = ["attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down"] as const;
 
-export const CreateRandomLoraAdapterOptionsSchema = z.object({
+export const CreateRandomLoraAdapterOptionsSchema = z.strictObject({
   /** The base model's GGUF file; validated, and the adapter is shaped to it. */
   baseModelPath: z.string().min(1),
   /** Where to write the adapter; written to a temporary sibling, then renamed. */

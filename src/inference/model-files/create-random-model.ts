@@ -11,7 +11,7 @@ import { MODEL_PRESETS, ModelPresetNameSchema } from "./model-presets.js";
 import { normalValues } from "./normal-values.js";
 import { parseInput } from "../../core/parse-input.js";
 
-export const CreateRandomModelOptionsSchema = z.object({
+export const CreateRandomModelOptionsSchema = z.strictObject({
   /** Where to write the GGUF file; it is written to a temporary sibling, then renamed. */
   path: z.string().min(1),
   /** Size: "tiny" (64 wide, 2 layers), "small" (128, 4) or "medium" (256, 4). */

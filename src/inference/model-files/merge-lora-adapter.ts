@@ -7,7 +7,7 @@ import { LORA_A_SUFFIX, LORA_B_SUFFIX } from "./lora-adapter-format.js";
 import { validateLoraAdapter } from "./validate-lora-adapter.js";
 import { allF32Metadata } from "./all-f32-metadata.js";
 
-export const MergeLoraAdapterOptionsSchema = z.object({
+export const MergeLoraAdapterOptionsSchema = z.strictObject({
   /** The model the adapter was made for. */
   baseModelPath: z.string().min(1),
   adapterPath: z.string().min(1),

@@ -23,7 +23,7 @@ export const LoraMatrixPairSchema = z.object({
 });
 export type LoraMatrixPair = z.infer<typeof LoraMatrixPairSchema>;
 
-export const WriteLoraAdapterOptionsSchema = z.object({
+export const WriteLoraAdapterOptionsSchema = z.strictObject({
   /**
    * The base model: its GGUF path (validated, and only the matrices it has may
    * be adapted), or its hyperparameters (`validateModelFile` reports them).

@@ -15,7 +15,7 @@ import {
   type NativeGenerationResult,
 } from "./native-generation-request.js";
 
-export const NativeGenerationEngineOptionsSchema = z.object({
+export const NativeGenerationEngineOptionsSchema = z.strictObject({
   /** GGUF model; engines over the same file share one loaded copy. */
   modelPath: z.string().min(1),
   /** LoRA adapter GGUF applied to this engine's context (check it with validateLoraAdapter first: llama.cpp aborts on some bad files). */
