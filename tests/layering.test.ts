@@ -18,6 +18,8 @@ const LAYER_RANKS: Record<string, number> = {
   "src/riddles": 3.5,
   "src/tournament": 3.5,
   "src/dream": 3.5,
+  // Environments wire the self-play systems into trainable tasks; the training loop reads them.
+  "src/environments": 3.75,
   trainers: 4,
   // Measuring code over the engine and the trainers; the cli's `bench` command runs it.
   benchmarks: 4,

@@ -1,6 +1,7 @@
 import { arch, availableParallelism, cpus, loadavg, platform } from "node:os";
 import { bundledArithmeticBase } from "../../src/inference/model-files/bundled-models.js";
-import { SelfPlayConfigurationSchema } from "../../trainers/rl/self-play-configuration.js";
+import { ArithmeticEnvironmentOptionsSchema } from "../../src/environments/arithmetic/arithmetic-environment.js";
+import { TrainingConfigurationSchema } from "../../trainers/train/training-configuration.js";
 import { measurePoolCell } from "./measure-pool-cell.js";
 import type { PoolBenchResult, PoolCell, PoolCellResult } from "./pool-bench-result.js";
 
@@ -34,9 +35,10 @@ export function poolCells(cores: number): PoolCell[] {
  */
 export async function benchPool(options: PoolBenchOptions): Promise<PoolBenchResult> {
   const cores = options.cores ?? availableParallelism();
-  const training = SelfPlayConfigurationSchema.parse({});
-  const proposals = options.quick ? 2 : training.proposals;
-  const solvers = options.quick ? 2 : training.solvers;
+  const training = TrainingConfigurationSchema.parse({});
+  const arithmetic = ArithmeticEnvironmentOptionsSchema.parse({});
+  const proposals = options.quick ? 2 : arithmetic.proposals;
+  const solvers = options.quick ? 2 : arithmetic.solvers;
   const modelPath = bundledArithmeticBase();
   const machine = { cores, cpuModel: cpus()[0]?.model ?? "unknown", platform: platform(), arch: arch(), loadAverage: loadavg() };
   const cells: PoolCellResult[] = [];

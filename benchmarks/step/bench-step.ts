@@ -2,62 +2,65 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Arena } from "../../src/arena/arena.js";
-import { ArtifactStore } from "../../src/arena/artifact-store.js";
+import { loadEpisodeModule } from "../../src/arena/pool/episode-module.js";
 import { walkResults } from "../../src/arena/walk-results.js";
-import { deriveStream } from "../../src/core/random/random-stream.js";
-import { ArithmeticProposerEpisode } from "../../src/examples/arithmetic/arithmetic-proposer-episode.js";
-import { ArithmeticSolverEpisode } from "../../src/examples/arithmetic/arithmetic-solver-episode.js";
-import { clusterNames } from "../../src/examples/arithmetic/arithmetic-task.js";
+import type { JsonValue } from "../../src/core/json.js";
+import { loadEnvironment } from "../../src/environments/load-environment.js";
 import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
 import { bundledArithmeticBase } from "../../src/inference/model-files/bundled-models.js";
-import { AdamW } from "../../trainers/optimizer/adamw.js";
-import { Policy } from "../../trainers/policy/policy.js";
-import { SelfPlayConfigurationSchema } from "../../trainers/rl/self-play-configuration.js";
-import { trainOnBatch } from "../../trainers/rl/train-on-batch.js";
-import { syncPolicy } from "../../trainers/sync/sync-policy.js";
+import { createTrainer } from "../../trainers/interface/create-trainer.js";
+import type { TrainerBackend } from "../../trainers/interface/trainer-checkpoint.js";
+import { TrainingConfigurationSchema } from "../../trainers/train/training-configuration.js";
 import type { StepBenchResult, StepTiming } from "./step-bench-result.js";
 import { TimedScoringEpisode, type ScoringTimer } from "./timed-scoring-episode.js";
 
 export interface StepBenchOptions {
-  /** One step of 4 proposals (a CI check of the output) instead of 3 steps of `selfplay train`'s default 32. */
+  /** One step with every plan entry cut to 4 prompts (a CI check of the output) instead of 3 full steps. */
   quick: boolean;
+  /** The environment (`--env`): a built-in name or a module path. Default `arithmetic`, `selfplay train`'s main job. */
+  environment?: string;
+  /** The trainer backend. Default `tfjs`. */
+  trainer?: TrainerBackend;
+  /** The base model. Default the bundled arithmetic base. */
+  modelPath?: string;
 }
 
 /**
- * RL steps of `selfplay train`'s arithmetic self-play, composed from the same
- * public pieces (arena, credit, trainOnBatch, syncPolicy) with its default
- * configuration on the bundled base, each phase timed on its own. Verifiers
- * run inside `generateRollouts`; a wrapper times them so scoring is reported apart.
+ * RL steps of `selfplay train` on an environment, composed from the same
+ * public pieces (arena, credit, Trainer.update, Trainer.sync) with the
+ * default configuration, each phase timed on its own. Verifiers run inside
+ * `generateRollouts`; a wrapper times them so scoring is reported apart.
  */
 export async function benchStep(options: StepBenchOptions): Promise<StepBenchResult> {
-  const configuration = SelfPlayConfigurationSchema.parse(options.quick ? { proposals: 4 } : {});
-  const modelPath = bundledArithmeticBase();
+  const configuration = TrainingConfigurationSchema.parse({});
+  const environmentName = options.environment ?? "arithmetic";
+  const environment = await loadEnvironment(environmentName, configuration.environment as JsonValue);
+  const plan = environment.plan.map((entry) => (options.quick ? { ...entry, count: Math.min(entry.count, 4) } : entry));
+  const modelPath = options.modelPath ?? bundledArithmeticBase();
   const folder = await mkdtemp(join(tmpdir(), "selfplay-bench-step-"));
   const client = await LlamaInferenceClient.create({ modelPath, sequences: configuration.sequences });
-  const policy = await Policy.load({ modelPath });
-  const optimizer = new AdamW(configuration.trainer.optimizer);
+  const backend = options.trainer ?? "tfjs";
+  const trainer = await createTrainer(backend, { modelPath, configuration: configuration.trainer, syncDirectory: folder, seed: configuration.seed, lora: configuration.lora });
   const scoring: ScoringTimer = { seconds: 0 };
-  const reward = { kind: "gaussian" as const, target: configuration.targetPassRate, sigma: configuration.targetSigma };
-  const arena = new Arena({ client, seed: configuration.seed, concurrency: configuration.proposals, samplerDefaults: { temperature: configuration.temperature } })
-    .register(new TimedScoringEpisode(new ArithmeticProposerEpisode({ solvers: configuration.solvers, reward }), scoring), ArtifactStore.of(clusterNames().map((cluster) => ({ cluster }))))
-    .register(new TimedScoringEpisode(new ArithmeticSolverEpisode(), scoring));
-  const minibatchRandom = deriveStream(configuration.seed, "minibatches");
+  const prompts = plan.reduce((sum, entry) => sum + entry.count * (entry.groupSize ?? 1), 0);
+  const arena = new Arena({ client, seed: configuration.seed, concurrency: prompts, samplerDefaults: { temperature: configuration.temperature, ...environment.samplerDefaults } });
+  for (const episode of await loadEpisodeModule(environment.episodes)) arena.register(new TimedScoringEpisode(episode, scoring), environment.stores[episode.type]);
   const steps: StepTiming[] = [];
   try {
     for (let step = 1; step <= (options.quick ? 1 : 3); step++) {
       scoring.seconds = 0;
       const started = performance.now();
-      // Rollout and scoring: proposals for uniformly drawn clusters, each with its solver attempts, scored as they end.
-      const results = await arena.generateRollouts(arena.getBatch([{ episodeType: "arithmetic-propose", count: configuration.proposals }]));
+      // Rollout and scoring: the environment's plan, drawn uniformly, scored as episodes end.
+      const results = await arena.generateRollouts(arena.getBatch(plan));
       const rolledOut = performance.now();
-      // Credit: GRPO within each problem's solver group, a per-role baseline for the proposer.
+      // Credit.
       const batch = arena.buildTrainingBatch(results, arena.assignCredit(results), step);
       const credited = performance.now();
       // Update.
-      const update = await trainOnBatch(batch.records, { policy, optimizer, configuration: configuration.trainer, random: () => minibatchRandom.next() });
+      const update = await trainer.update(batch);
       const updated = performance.now();
       // Sync: the next step's rollouts come from the updated weights.
-      await syncPolicy({ policy, client, directory: folder, version: step });
+      await trainer.sync(client, step);
       const synced = performance.now();
       steps.push({
         step,
@@ -73,19 +76,10 @@ export async function benchStep(options: StepBenchOptions): Promise<StepBenchRes
         trainedTokens: update.trainedTokens,
       });
     }
-    return {
-      benchmark: "step",
-      quick: options.quick,
-      model: modelPath,
-      proposals: configuration.proposals,
-      solvers: configuration.solvers,
-      sequences: configuration.sequences,
-      backend: policy.backend.backend,
-      steps,
-    };
+    return { benchmark: "step", quick: options.quick, model: modelPath, environment: environment.name, plan, sequences: configuration.sequences, trainer: backend, steps };
   } finally {
-    policy.dispose();
-    optimizer.dispose();
+    await trainer.dispose();
+    await arena.close();
     await client.dispose();
     await rm(folder, { recursive: true, force: true });
   }

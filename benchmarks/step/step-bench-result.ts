@@ -9,9 +9,9 @@ export const StepTimingSchema = z.object({
   scoringSeconds: z.number().min(0),
   /** `assignCredit` and `buildTrainingBatch`. */
   creditSeconds: z.number().min(0),
-  /** `trainOnBatch`: scoring with π_old, forward + backward + AdamW on every minibatch. */
+  /** `Trainer.update`: scoring with π_old, forward + backward + AdamW on every minibatch. */
   updateSeconds: z.number().min(0),
-  /** `syncPolicy`: the new weights exported and swapped into the engine. */
+  /** `Trainer.sync`: the new weights exported and swapped into the engine. */
   syncSeconds: z.number().min(0),
   totalSeconds: z.number().min(0),
   /** Episodes run, sub-episodes included. */
@@ -25,13 +25,15 @@ export type StepTiming = z.infer<typeof StepTimingSchema>;
 export const StepBenchResultSchema = z.object({
   benchmark: z.literal("step"),
   quick: z.boolean(),
-  /** The bundled arithmetic base. */
+  /** The base model (default the bundled arithmetic base). */
   model: z.string().min(1),
-  proposals: z.number().int().positive(),
-  solvers: z.number().int().positive(),
+  /** The environment whose plan a step runs. */
+  environment: z.string().min(1),
+  /** One step's plan: episode types, prompts, group sizes. */
+  plan: z.array(z.object({ episodeType: z.string(), count: z.number().int().positive(), groupSize: z.number().int().positive().optional() })),
   sequences: z.number().int().positive(),
-  /** The tfjs backend the update ran on. */
-  backend: z.string().min(1),
+  /** The trainer backend the update ran on. */
+  trainer: z.string().min(1),
   /** Every step measured, in order; the first also pays for warming up (tfjs kernels, the first grammar). */
   steps: z.array(StepTimingSchema).min(1),
 });

@@ -66,6 +66,13 @@ export class ArtifactStore {
     return structuredClone(entry as ArtifactEntry);
   }
 
+  /** Draws one of the entries `accept` keeps, with probability proportional to its weight; undefined when it keeps none. */
+  sampleWhere(random: RandomStream, accept: (artifact: JsonValue) => boolean): ArtifactEntry | undefined {
+    const candidates = this.entries.filter((entry) => accept(entry.artifact));
+    if (candidates.length === 0) return undefined;
+    return structuredClone(candidates[random.weightedIndex(candidates.map((candidate) => candidate.weight))] as ArtifactEntry);
+  }
+
   snapshot(): ArtifactStoreSnapshot {
     return structuredClone({ nextId: this.nextId, entries: this.entries });
   }

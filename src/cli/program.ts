@@ -1,7 +1,9 @@
 import { Command, CommanderError } from "commander";
+import { EnvironmentModuleError } from "../environments/errors/index.js";
 import {
   AdapterMismatchError,
   CorruptJsonlError,
+  EpisodeModuleError,
   GgufError,
   InvalidAdapterFileError,
   InvalidInputError,
@@ -25,7 +27,7 @@ import { registerTrainCommand } from "./commands/train-command.js";
 import { registerTrainCompareCommand } from "./commands/train-compare-command.js";
 
 /** Errors that mean the user's input (a flag, a file) was wrong: exit 2 with the message alone, no stack. */
-const BAD_INPUT_ERRORS = [InvalidInputError, CorruptJsonlError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError, PrmModelError, PoolDefaultError];
+const BAD_INPUT_ERRORS = [InvalidInputError, EnvironmentModuleError, EpisodeModuleError, CorruptJsonlError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError, PrmModelError, PoolDefaultError];
 
 /** Every command module, in the order `--help` lists them. */
 const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand, registerTrainCommand, registerTrainCompareCommand, registerPrmCommands, registerBenchCommands];

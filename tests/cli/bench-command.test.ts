@@ -7,7 +7,7 @@ import { RolloutBenchResultSchema } from "../../benchmarks/rollout/rollout-bench
 import { StepBenchResultSchema } from "../../benchmarks/step/step-bench-result.js";
 import { TrainerBenchResultSchema } from "../../benchmarks/trainer/trainer-bench-result.js";
 import { main } from "../../src/cli/program.js";
-import { SelfPlayConfigurationSchema } from "../../trainers/rl/self-play-configuration.js";
+import { ArithmeticEnvironmentOptionsSchema } from "../../src/environments/arithmetic/arithmetic-environment.js";
 import { nativeAddon, skipNote } from "../inference/native/native-addon-for-tests.js";
 
 async function runCli(argv: string[]) {
@@ -70,7 +70,7 @@ describe.skipIf(nativeAddon.binding === undefined)(`selfplay bench (quick)${skip
 
   it("step: one RL step of 4 proposals, `selfplay train`'s defaults otherwise, whose phases add up to its total", { timeout: QUICK_RUN_MILLISECONDS }, async () => {
     const result = StepBenchResultSchema.parse(await benchJson("step"));
-    expect(result).toMatchObject({ quick: true, proposals: 4, solvers: SelfPlayConfigurationSchema.parse({}).solvers, sequences: 16 });
+    expect(result).toMatchObject({ quick: true, proposals: 4, solvers: ArithmeticEnvironmentOptionsSchema.parse({}).solvers, sequences: 16 });
     expect(result.model).toMatch(/selfplay-arithmetic-base\.gguf$/);
     const [step] = result.steps;
     expect(result.steps).toHaveLength(1);

@@ -33,7 +33,7 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
   it("runs rollout → credit → update → sync for each step and writes metrics, policies, final.gguf and the report", async () => {
     const config = join(folder, "config.json");
     // A random model earns no advantage: zero-advantage records are left out of the update unless an entropy bonus makes them count.
-    await writeFile(config, JSON.stringify({ proposals: 4, solvers: 2, sequences: 4, evaluateEvery: 0, evaluateProblems: 8, trainer: { loss: { entropyCoefficient: 0.05 } } }));
+    await writeFile(config, JSON.stringify({ environment: { proposals: 4, solvers: 2, evaluateProblems: 8 }, sequences: 4, evaluateEvery: 0, trainer: { loss: { entropyCoefficient: 0.05 } } }));
     const out = join(folder, "run");
     const { code, stdout, stderr } = await runCli(["train", "--model", modelPath, "--config", config, "--steps", "2", "--seed", "3", "--out", out]);
     expect(code).toBe(0);
@@ -54,7 +54,7 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
     expect(steps.map((line) => line.frontier.reasons)).toEqual([{ uniform: 4 }, { uniform: 4 }]);
     expect(JSON.parse(stdout).frontier).toEqual({ mode: "uniform", reasons: { uniform: 8 } });
     expect(JSON.parse(stdout).proposerTargetGap).toEqual(proposerTargetGapOfMetrics(lines, 0.5));
-    for (const file of ["final.gguf", "report.svg", "report.json", "policies/policy-v1.gguf", "policies/policy-v2.gguf", "checkpoints/step-2.json", "checkpoints/step-2.optimizer.gguf"]) expect(existsSync(join(out, file))).toBe(true);
+    for (const file of ["final.gguf", "report.svg", "report.json", "policies/policy-v1.gguf", "policies/policy-v2.gguf", "checkpoints/step-2.json", "checkpoints/step-2.trainer/optimizer.gguf", "checkpoints/step-2.trainer/weights.gguf"]) expect(existsSync(join(out, file))).toBe(true);
     expect(await readFile(join(out, "report.svg"), "utf8")).toContain("<svg");
   });
 
@@ -69,14 +69,14 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
       await savePrm(prm, trained.network.weights(), trained.metadata);
       trained.network.dispose();
       config = join(folder, "frontier-config.json");
-      await writeFile(config, JSON.stringify({ proposals: 4, solvers: 2, sequences: 4, evaluateEvery: 0, evaluateProblems: 8 }));
+      await writeFile(config, JSON.stringify({ environment: { proposals: 4, solvers: 2, evaluateProblems: 8 }, sequences: 4, evaluateEvery: 0 }));
     });
 
     it("takes the proposals' targets from the frontier tracker, logs each step's rules and reports the mode", async () => {
       const out = join(folder, "frontier-run");
       const { code, stdout, stderr } = await runCli(["train", "--model", modelPath, "--config", config, "--steps", "2", "--seed", "3", "--out", out, "--frontier", "prm", "--prm", prm]);
       expect(code, stderr).toBe(0);
-      expect(stderr).toContain(`targets by the PRM-weighted frontier (${resolve(prm)})`);
+      expect(stderr).toContain(`prompts by the PRM-weighted frontier (${resolve(prm)})`);
       // A random model writes no valid problem: no trajectories, so every pick is a logged fallback.
       expect(stderr).toMatch(/step 1\/2: reward .*\n {2}targets: (fallback:[a-z-]+ \d(, )?)+\n( {4}frontier fallback \(.*\) → .*\n)+step 2\/2/);
       const lines = (await readFile(join(out, "metrics.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line));
@@ -85,7 +85,7 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
       const report = JSON.parse(stdout) as { frontier: { mode: string; prmPath: string; reasons: Record<string, number> } };
       expect(report.frontier).toMatchObject({ mode: "prm", prmPath: resolve(prm) });
       expect(Object.values(report.frontier.reasons).reduce((sum, count) => sum + count, 0)).toBe(8);
-      expect(await readFile(join(out, "report.svg"), "utf8")).toContain("PRM-weighted frontier targets");
+      expect(await readFile(join(out, "report.svg"), "utf8")).toContain("PRM-weighted frontier");
 
       // The two modes side by side at equal wall-clock time.
       const compared = await runCli(["train-compare", join(folder, "run"), out, "--json", "--svg", join(folder, "compare.svg")]);
@@ -119,7 +119,7 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
 
     beforeAll(async () => {
       config = join(folder, "pool-config.json");
-      await writeFile(config, JSON.stringify({ proposals: 4, solvers: 2, sequences: 4, evaluateEvery: 0, evaluateProblems: 8, trainer: { loss: { entropyCoefficient: 0.05 } } }));
+      await writeFile(config, JSON.stringify({ environment: { proposals: 4, solvers: 2, evaluateProblems: 8 }, sequences: 4, evaluateEvery: 0, trainer: { loss: { entropyCoefficient: 0.05 } } }));
       reference = join(folder, "pool-reference");
       const { code, stderr } = await runCli(["train", "--model", modelPath, "--config", config, "--steps", "2", "--seed", "4", "--out", reference, "--workers", "0"]);
       expect(code, stderr).toBe(0);
@@ -159,20 +159,19 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
 
   it("names the configuration field that is wrong", async () => {
     const config = join(folder, "bad.json");
-    await writeFile(config, JSON.stringify({ proposals: 0 }));
+    await writeFile(config, JSON.stringify({ environment: { proposals: 0 } }));
     const { code, stderr } = await runCli(["train", "--model", modelPath, "--config", config, "--out", join(folder, "bad-run")]);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/bad\.json: proposals/);
+    expect(stderr).toMatch(/environment\.proposals: got 0/);
+    expect(existsSync(join(folder, "bad-run"))).toBe(false);
   });
 
   describe("--resume", () => {
     /** The small run of the tests above, with an entropy bonus so that the weights move although a random model earns no advantage. */
     const resumeConfiguration = {
-      proposals: 4,
-      solvers: 2,
+      environment: { proposals: 4, solvers: 2, evaluateProblems: 8 },
       sequences: 4,
       evaluateEvery: 0,
-      evaluateProblems: 8,
       trainer: { epochs: 2, minibatchSize: 2, loss: { entropyCoefficient: 0.05 }, optimizer: { learningRate: 1e-3 } },
     };
     let config: string;
@@ -228,10 +227,10 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
 
     it("refuses another configuration, seed or model than the run's, with exit 2 and the fields that differ", async () => {
       const other = join(folder, "other-config.json");
-      await writeFile(other, JSON.stringify({ ...resumeConfiguration, proposals: 8 }));
+      await writeFile(other, JSON.stringify({ ...resumeConfiguration, environment: { ...resumeConfiguration.environment, proposals: 8 } }));
       const byConfig = await runCli(["train", "--resume", reference, "--config", other, "--steps", "3", "--seed", "5"]);
       expect(byConfig.code).toBe(2);
-      expect(byConfig.stderr).toMatch(/differs in proposals 4 → 8; leave out --model, --config, --seed and --steps/);
+      expect(byConfig.stderr).toMatch(/differs in environment\.proposals 4 → 8; leave out --model, --env, --config, --seed and --steps/);
       const bySeed = await runCli(["train", "--resume", reference, "--seed", "6", "--steps", "4"]);
       expect(bySeed.code).toBe(2);
       expect(bySeed.stderr).toMatch(/differs in steps 3 → 4, seed 5 → 6/);

@@ -53,10 +53,15 @@ function mean(values: readonly number[]): number {
   return values.reduce((sum, value) => sum + value, 0) / values.length;
 }
 
-/** `proposerTargetGap` of a run's metrics.jsonl lines: the step lines among them (evaluation lines are passed over). */
+/**
+ * `proposerTargetGap` of a run's metrics.jsonl lines: the step lines whose
+ * environment summary has a solve rate, a pass-rate gap and valid proposals
+ * (the arithmetic environment's; evaluation lines and other environments' are passed over).
+ */
 export function proposerTargetGapOfMetrics(records: readonly unknown[], target: number): ProposerTargetGap | null {
   const lines = records.flatMap((record) => {
-    const line = GapStepLineSchema.safeParse(record);
+    const { step, environment } = (record ?? {}) as { step?: unknown; environment?: unknown };
+    const line = GapStepLineSchema.safeParse(typeof environment === "object" && environment !== null ? { step, ...environment } : record);
     return line.success ? [line.data] : [];
   });
   return proposerTargetGap(lines, target);

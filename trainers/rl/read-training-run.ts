@@ -3,7 +3,7 @@ import { z } from "zod";
 import { RUN_FILES } from "../../src/arena/run-directory.js";
 import { InvalidInputError } from "../../src/core/errors.js";
 import { readJsonl } from "../../src/core/jsonl/read-jsonl.js";
-import { findSelfPlayCheckpoint } from "./find-self-play-checkpoint.js";
+import { findTrainingCheckpoint } from "../train/training-checkpoint-files.js";
 import type { FrontierConfiguration } from "./frontier-configuration.js";
 import { proposerTargetGapOfMetrics, type ProposerTargetGap } from "./proposer-target-gap.js";
 
@@ -29,7 +29,7 @@ export interface TrainingRun {
  * `elapsedSeconds` cannot be placed in time and are left out).
  */
 export async function readTrainingRun(directory: string): Promise<TrainingRun> {
-  const { checkpoint } = await findSelfPlayCheckpoint(directory);
+  const { checkpoint } = await findTrainingCheckpoint(directory);
   if (!checkpoint) throw new InvalidInputError("run", "the folder of a selfplay train run with a complete checkpoint", directory);
   const { records } = await readJsonl(join(directory, RUN_FILES.metrics), z.record(z.string(), z.unknown()));
   const evaluations = records.flatMap((line) => {
@@ -37,6 +37,7 @@ export async function readTrainingRun(directory: string): Promise<TrainingRun> {
     return evaluation.success ? [evaluation.data] : [];
   });
   const { configuration } = checkpoint;
-  const proposerTargetGap = proposerTargetGapOfMetrics(records, configuration.targetPassRate);
+  const target = (configuration.environment as { targetPassRate?: unknown } | null)?.targetPassRate;
+  const proposerTargetGap = proposerTargetGapOfMetrics(records, typeof target === "number" ? target : 0.5);
   return { directory, frontier: configuration.frontier.mode, seed: configuration.seed, steps: configuration.steps, evaluations, proposerTargetGap };
 }

@@ -20,16 +20,25 @@ export const BenchCommandOptionsSchema = z.object({
   json: z.boolean().default(false),
   /** Benchmarks that choose a setting (`bench pool`): keep it as this machine's default. */
   save: z.boolean().default(false),
+  /** `bench step`: the environment whose plan a step runs (a built-in name or a module path). Default arithmetic. */
+  env: z.string().min(1, "a built-in environment name or a JavaScript module path").optional(),
+  /** `bench step`: the trainer backend. Default tfjs. */
+  trainer: z.enum(["tfjs", "ggml"], { error: "one of: tfjs, ggml" }).optional(),
+  /** `bench step`: the base model. Default the bundled arithmetic base. */
+  model: z.string().min(1, "a GGUF file path").optional(),
 });
+export type BenchCommandOptions = z.infer<typeof BenchCommandOptionsSchema>;
 
 /** One benchmark: what `--help` says, how to run it, and its plain-text report. */
 interface Benchmark<Result> {
   name: string;
   description: string;
-  run: (quick: boolean) => Promise<Result>;
+  run: (quick: boolean, options: BenchCommandOptions) => Promise<Result>;
   format: (result: Result) => string;
   /** What a full run costs, said on stderr before it starts. */
   duration?: string;
+  /** Flags of this benchmark alone. */
+  flags?: Option[];
   /** Benchmarks that choose a setting keep it with `--save`; returns the line to say where it went. */
   save?: (result: Result, context: CommandContext) => Promise<string>;
 }
@@ -42,7 +51,7 @@ async function benchCommand<Result>(benchmark: Benchmark<Result>, rawOptions: un
     throw new InvalidInputError("--save", "a full run (no --quick): quick figures are too small to choose this machine's default from", true);
   }
   if (!options.quick) io.stderr(`selfplay bench: measuring for ${benchmark.duration ?? "a few minutes (the first full run also builds llama.cpp's tools)"}…\n`);
-  const result = await benchmark.run(options.quick);
+  const result = await benchmark.run(options.quick, options);
   io.stdout(options.json ? `${JSON.stringify(result)}\n` : benchmark.format(result));
   if (options.save && benchmark.save) io.stderr(await benchmark.save(result, context));
   return EXIT.ok;
@@ -108,7 +117,7 @@ function formatStep(result: StepBenchResult): string {
       `${step.rollouts} rollouts, ${step.completionTokens} tokens, ${step.trainedRecords} records trained`].join(" "),
   );
   return [
-    `${result.proposals} proposals × ${result.solvers} solvers, ${result.sequences} sequences, tfjs ${result.backend}; seconds:`,
+    `${result.environment}: ${result.plan.map((entry) => `${entry.count} ${entry.episodeType}${(entry.groupSize ?? 1) > 1 ? ` × ${entry.groupSize}` : ""}`).join(" + ")}, ${result.sequences} sequences, ${result.trainer} trainer; seconds:`,
     "step  rollout   scoring   credit    update    sync      total",
     ...rows,
     "",
@@ -121,6 +130,7 @@ function addBenchmark<Result>(bench: Command, context: CommandContext, benchmark
     .description(benchmark.description)
     .addOption(new Option("--quick", "small sizes that run in seconds (CI); llama.cpp's tools are used only if already built"))
     .addOption(new Option("--json", "print the result as one JSON object"));
+  for (const flag of benchmark.flags ?? []) command.addOption(flag);
   if (benchmark.save) command.addOption(new Option("--save", "keep the best setting as this machine's default (not with --quick)"));
   command.action(async (flags: Record<string, unknown>) => {
     context.setExitCode(await benchCommand(benchmark, flags, context));
@@ -144,8 +154,14 @@ export function registerBenchCommands(program: Command, context: CommandContext)
   });
   addBenchmark(bench, context, {
     name: "step",
-    description: "One RL step of arithmetic self-play on the bundled base, split into rollout, scoring, credit, update and sync.",
-    run: (quick) => benchStep({ quick }),
+    description: "RL steps of an environment (--env, default arithmetic) on the bundled base (or --model), split into rollout, scoring, credit, update and sync (--trainer).",
+    flags: [
+      new Option("--env <name>", "environment: a built-in name or ./module.js (default arithmetic)"),
+      new Option("--trainer <backend>", "tfjs (default) or ggml"),
+      new Option("--model <file>", "base model (default the bundled arithmetic base)"),
+    ],
+    run: (quick, options) =>
+      benchStep({ quick, ...(options.env !== undefined && { environment: options.env }), ...(options.trainer && { trainer: options.trainer }), ...(options.model !== undefined && { modelPath: options.model }) }),
     format: formatStep,
   });
   addBenchmark(bench, context, {

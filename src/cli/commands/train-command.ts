@@ -3,25 +3,30 @@ import { join, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { InvalidInputError } from "../../core/errors.js";
+import type { JsonValue } from "../../core/json.js";
 import { readJsonl } from "../../core/jsonl/read-jsonl.js";
 import { parseInput } from "../../core/parse-input.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
 import { writeFileAtomic } from "../../core/write-file-atomic.js";
-import { SelfPlayConfigurationSchema } from "../../../trainers/rl/self-play-configuration.js";
-import { findSelfPlayCheckpoint } from "../../../trainers/rl/find-self-play-checkpoint.js";
-import type { SelfPlayCheckpoint } from "../../../trainers/rl/self-play-checkpoint.js";
-import { runSelfPlayTraining } from "../../../trainers/rl/self-play-training.js";
+import { BUILT_IN_ENVIRONMENTS, loadEnvironment } from "../../environments/load-environment.js";
+import { LoraTargetSchema } from "../../../trainers/lora/create-trainable-adapter.js";
 import { proposerTargetGapOfMetrics } from "../../../trainers/rl/proposer-target-gap.js";
 import { trainingReportSvg } from "../../../trainers/rl/training-report-svg.js";
+import { train } from "../../../trainers/train/train.js";
+import type { TrainingCheckpoint } from "../../../trainers/train/training-checkpoint.js";
+import { findTrainingCheckpoint } from "../../../trainers/train/training-checkpoint-files.js";
+import { TrainingConfigurationSchema } from "../../../trainers/train/training-configuration.js";
+import type { TrainingStepMetrics } from "../../../trainers/train/training-step-metrics.js";
 import { EXIT, type CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
-import { integerFlag } from "../flag-schemas.js";
+import { integerFlag, numberFlag } from "../flag-schemas.js";
 import { parseOptions } from "../parse-options.js";
 import { readConfigurationFile } from "../read-configuration-file.js";
 import { describePoolSetting, POOL_ENGINE_HELP, POOL_FLAGS, resolvePoolSetting, WORKERS_HELP } from "../pool-setting.js";
 import { bundledArithmeticBase } from "../../inference/model-files/bundled-models.js";
 
 export const TrainCommandOptionsSchema = z.object({
+  env: z.string().min(1, "a built-in environment name or a JavaScript module path").optional(),
   model: z.string().min(1, "a GGUF file path").optional(),
   config: z.string().min(1, "a JSON file path").optional(),
   out: z.string().min(1, "a folder path").optional(),
@@ -30,105 +35,130 @@ export const TrainCommandOptionsSchema = z.object({
   resume: z.string().min(1, "the folder of the run to continue").optional(),
   frontier: z.enum(["uniform", "prm"], { error: "one of: uniform, prm" }).optional(),
   prm: z.string().min(1, "a PRM directory").optional(),
+  trainer: z.enum(["tfjs", "ggml"], { error: "one of: tfjs, ggml" }).optional(),
+  judgeModel: z.string().min(1, "a GGUF file path").optional(),
+  loraRank: integerFlag(1, 1024).optional(),
+  loraAlpha: numberFlag(0, 1e6).optional(),
+  loraTargets: z
+    .string()
+    .transform((value) => value.split(",").map((target) => target.trim()))
+    .pipe(z.array(LoraTargetSchema, { error: `comma-separated matrix kinds among ${LoraTargetSchema.options.join(", ")}` }))
+    .optional(),
   ...POOL_FLAGS,
 });
 
-/** The lines of metrics.jsonl the report draws: steps carry rewards and their targets' reasons, evaluations an accuracy. */
-const ReportLineSchema = z.object({
-  step: z.number(),
-  solverReward: z.number().optional(),
-  proposerReward: z.number().optional(),
-  frontier: z.object({ reasons: z.record(z.string(), z.number()) }).optional(),
-});
-
 /**
- * `selfplay train`: proposer/solver self-play on arithmetic with one policy,
- * trained with GRPO and synced back to the engine every step. Writes the run
- * folder (metrics.jsonl, policies/, checkpoints/, final.gguf, report.svg,
- * report.json); `--resume DIR` continues a run that was killed. `--frontier
- * prm --prm DIR` has the PRM-weighted FrontierTracker choose the proposals'
- * target clusters instead of uniform draws. `--workers N [--pool-engine …]`
- * (or this machine's saved bench default) runs the episodes in a RolloutPool.
+ * `selfplay train [--env NAME|./module.js]`: trains a policy on an
+ * environment — rollouts on the engine, an update per step, the weights synced
+ * back every step. Without `--env`, the main job: proposer/solver arithmetic
+ * self-play on the bundled base. Writes the run folder (metrics.jsonl,
+ * rollouts.jsonl, policies/, checkpoints/, final.gguf or final.lora.gguf,
+ * report.svg, report.json); `--resume DIR` continues a run that was killed.
  */
-export async function trainCommand(rawOptions: unknown, { io, now, environment = process.env }: CommandContext): Promise<number> {
+export async function trainCommand(rawOptions: unknown, { io, now, environment: variables = process.env }: CommandContext): Promise<number> {
   const options = parseOptions(TrainCommandOptionsSchema, rawOptions);
   // Speed only: a pooled run gives the in-process results, so a run may resume with another setting.
-  const pool = await resolvePoolSetting(options, { environment });
+  const pool = await resolvePoolSetting(options, { environment: variables });
   if (options.resume !== undefined && options.out !== undefined && resolve(options.out) !== resolve(options.resume)) {
     throw new InvalidInputError("--out", "no --out with --resume (a resumed run goes on in its own folder)", options.out);
   }
   const resumed = options.resume === undefined ? undefined : await resumableCheckpoint(options.resume, io);
-  // A resumed run starts from its own configuration; flags given anyway must agree with it (runSelfPlayTraining checks).
+  // A resumed run starts from its own configuration; flags given anyway must agree with it (train checks).
   const baseConfiguration: Record<string, unknown> =
-    options.config === undefined ? (resumed?.configuration ?? {}) : await readConfigurationFile(options.config, "--config");
-  const configuration = parseInput(SelfPlayConfigurationSchema, {
-    ...baseConfiguration,
-    ...(options.seed !== undefined && { seed: options.seed }),
-    ...(options.steps !== undefined && { steps: options.steps }),
-    frontier: frontierInput(baseConfiguration.frontier, options),
-  }, { fieldName: (path) => `${options.config ?? "configuration"}: ${path.map(String).join(".")}` });
+    options.config === undefined ? ((resumed?.configuration as Record<string, unknown> | undefined) ?? {}) : await readConfigurationFile(options.config, "--config");
+  const lora = { ...(baseConfiguration.lora as object | undefined), ...(options.loraRank !== undefined && { rank: options.loraRank }), ...(options.loraAlpha !== undefined && { alpha: options.loraAlpha }), ...(options.loraTargets && { targets: options.loraTargets }) };
+  const configuration = parseInput(
+    TrainingConfigurationSchema,
+    {
+      ...baseConfiguration,
+      ...(options.seed !== undefined && { seed: options.seed }),
+      ...(options.steps !== undefined && { steps: options.steps }),
+      frontier: frontierInput(baseConfiguration.frontier, options),
+      ...(Object.keys(lora).length > 0 && { lora }),
+    },
+    { fieldName: (path) => `${options.config ?? "configuration"}: ${path.map(String).join(".")}` },
+  );
+  const environmentName = options.env ?? resumed?.environment.module ?? resumed?.environment.name ?? "arithmetic";
+  // The environment is checked (and its options validated) before any file is written.
+  const environment = await loadEnvironment(environmentName, configuration.environment as JsonValue);
   const modelPath = options.model ?? resumed?.modelPath ?? bundledArithmeticBase();
   const directory = options.resume ?? options.out ?? join("runs", `train-${now().toISOString().replace(/[:.]/g, "-")}`);
   const metricsPath = join(directory, "metrics.jsonl");
   if (!resumed && existsSync(metricsPath)) {
     throw new InvalidInputError("--out", "a folder without a run in it; choose another --out, or continue that run with --resume", directory);
   }
+  const backend = options.trainer ?? resumed?.trainerBackend ?? "tfjs";
+  const plan = environment.plan.map((entry) => `${entry.count} ${entry.episodeType}${(entry.groupSize ?? 1) > 1 ? ` × ${entry.groupSize}` : ""}`).join(" + ");
   io.stderr(
     resumed
       ? `resuming ${directory} after step ${resumed.step} of ${configuration.steps}\n`
-      : `self-play training on ${modelPath}: ${configuration.steps} steps of ${configuration.proposals} proposals × ${configuration.solvers} solvers, ` +
-          `${configuration.frontier.mode === "prm" ? `targets by the PRM-weighted frontier (${configuration.frontier.prmPath})` : "uniform targets"} → ${directory}\n`,
+      : `training ${environment.name} on ${modelPath} with the ${backend} trainer: ${configuration.steps} steps of ${plan}, ` +
+          `${configuration.frontier.mode === "prm" ? `prompts by the PRM-weighted frontier (${configuration.frontier.prmPath})` : "uniform prompts"} → ${directory}\n`,
   );
   io.stderr(describePoolSetting(pool));
-  const result = await runSelfPlayTraining({
+  const isModule = !(environmentName in BUILT_IN_ENVIRONMENTS);
+  const result = await train({
+    environment,
+    ...(isModule && { environmentModule: resolve(environmentName) }),
     modelPath,
     directory,
     configuration,
+    trainer: backend,
     pool: { workers: pool.workers, engine: pool.engine },
+    ...(options.judgeModel !== undefined && { judgeModelPath: options.judgeModel }),
     ...(resumed && { resume: resumed }),
-    onStep: (line) => {
-      io.stderr(
-        `step ${line.step}/${configuration.steps}: reward proposer ${line.proposerReward.toFixed(3)} solver ${line.solverReward.toFixed(3)}, ` +
-          `solve rate ${(100 * line.solveRate).toFixed(1)}%, valid proposals ${(100 * line.validProposals).toFixed(0)}%, ` +
-          `${line.rolloutTokensPerSecond.toFixed(0)} rollout tokens/s, update ${line.updateSeconds.toFixed(1)} s, sync ${line.syncSeconds.toFixed(2)} s\n`,
-      );
-      // One line of counts and the first decision of each rule per step: every decision is in metrics.jsonl's counts.
-      if (configuration.frontier.mode === "prm") {
-        const counts = Object.entries(line.frontier.reasons).map(([reason, count]) => `${reason} ${count}`).join(", ");
-        io.stderr(`  targets: ${counts}\n${line.frontier.messages.map((message) => `    ${message}\n`).join("")}`);
-      }
-    },
+    onStep: (line) => io.stderr(stepLine(line, configuration.steps, configuration.frontier.mode === "prm")),
     onEvaluation: ({ step, heldOutAccuracy, n }) => io.stderr(`step ${step}: held-out greedy accuracy ${(100 * heldOutAccuracy).toFixed(1)}% (n=${n})\n`),
   });
   // From the file, not this process's steps: a resumed run's report covers the steps before the resume too.
   const { records } = await readJsonl(metricsPath, z.record(z.string(), z.unknown()));
-  const steps = records.flatMap((record) => {
-    const line = ReportLineSchema.safeParse(record);
-    return line.success && line.data.solverReward !== undefined ? [line.data] : [];
-  });
+  const steps = records.flatMap((record) => (typeof record.rewards === "object" && record.rewards !== null ? [record as unknown as TrainingStepMetrics] : []));
   const reasons: Record<string, number> = {};
-  for (const [reason, count] of steps.flatMap((line) => Object.entries(line.frontier?.reasons ?? {}))) reasons[reason] = (reasons[reason] ?? 0) + count;
+  for (const [reason, count] of steps.flatMap((line) => Object.entries(line.frontier.reasons))) reasons[reason] = (reasons[reason] ?? 0) + count;
+  const target = (configuration.environment as { targetPassRate?: unknown } | null)?.targetPassRate;
   const report = {
+    environment: environment.name,
     model: modelPath,
+    trainer: backend,
     steps: configuration.steps,
     seed: configuration.seed,
     frontier: { mode: configuration.frontier.mode, ...(configuration.frontier.prmPath !== undefined && { prmPath: configuration.frontier.prmPath }), reasons },
     heldOutAccuracy: { start: result.evaluations[0]?.heldOutAccuracy ?? null, end: result.evaluations.at(-1)?.heldOutAccuracy ?? null },
     evaluations: result.evaluations,
-    proposerTargetGap: proposerTargetGapOfMetrics(records, configuration.targetPassRate),
+    stepsWithoutTrainableRecords: steps.filter((line) => line.skippedUpdate).length,
+    proposerTargetGap: proposerTargetGapOfMetrics(records, typeof target === "number" ? target : 0.5),
     finalModel: result.finalModel,
   };
   await writeFileAtomic(join(directory, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
+  const colours = ["#1f77b4", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2"];
+  const roles = [...new Set(steps.flatMap((line) => Object.keys(line.rewards)))];
   await writeFileAtomic(
     join(directory, "report.svg"),
-    trainingReportSvg(`selfplay train: arithmetic self-play, ${configuration.frontier.mode === "prm" ? "PRM-weighted frontier" : "uniform"} targets`, [
-      { name: "solver reward", color: "#1f77b4", points: steps.map((line) => ({ step: line.step, value: line.solverReward ?? 0 })) },
-      { name: "proposer reward", color: "#ff7f0e", points: steps.map((line) => ({ step: line.step, value: line.proposerReward ?? 0 })) },
+    trainingReportSvg(`selfplay train: ${environment.name}, ${configuration.frontier.mode === "prm" ? "PRM-weighted frontier" : "uniform prompts"}`, [
+      ...roles.map((role, index) => ({ name: `${role} reward`, color: colours[index % colours.length] as string, points: steps.map((line) => ({ step: line.step, value: line.rewards[role] ?? 0 })) })),
       { name: "held-out accuracy", color: "#2ca02c", points: result.evaluations.map((entry) => ({ step: entry.step, value: entry.heldOutAccuracy })) },
     ]),
   );
   io.stdout(`${JSON.stringify(report)}\n`);
   return EXIT.ok;
+}
+
+/** The progress line of a step: rewards per role, records trained and left out, speeds, the environment's summary. */
+function stepLine(line: TrainingStepMetrics, steps: number, frontier: boolean): string {
+  const rewards = Object.entries(line.rewards).map(([role, reward]) => `${role} ${reward.toFixed(3)}`).join(", ");
+  const leftOut = Object.entries(line.skippedRecords).filter(([, count]) => count > 0).map(([reason, count]) => `${count} ${reason}`).join(", ");
+  const summary = Object.entries(line.environment).map(([name, value]) => `${name} ${Number.isInteger(value) ? value : value.toFixed(3)}`).join(", ");
+  const records = line.skippedUpdate ? "NO TRAINABLE RECORD (update skipped)" : `${line.trainedRecords} records trained`;
+  let text =
+    `step ${line.step}/${steps}: reward ${rewards || "none"}; ${records}${leftOut ? `, left out ${leftOut}` : ""}; ` +
+    `${line.rolloutTokensPerSecond.toFixed(0)} rollout tokens/s, update ${line.updateSeconds.toFixed(1)} s, sync ${line.syncSeconds.toFixed(2)} s` +
+    `${summary ? `; ${summary}` : ""}\n`;
+  // One line of counts and the first decision of each rule per step: every decision is in metrics.jsonl's counts.
+  if (frontier) {
+    const counts = Object.entries(line.frontier.reasons).map(([reason, count]) => `${reason} ${count}`).join(", ");
+    text += `  targets: ${counts}\n${line.frontier.messages.map((message) => `    ${message}\n`).join("")}`;
+  }
+  return text;
 }
 
 /** The configuration's `frontier` with the flags over it; a PRM path made absolute, so a resume from elsewhere finds it. */
@@ -141,8 +171,8 @@ function frontierInput(base: unknown, options: { frontier?: "uniform" | "prm" | 
 }
 
 /** The newest complete checkpoint of the run in `directory`; checkpoints passed over are named on stderr. */
-async function resumableCheckpoint(directory: string, io: CliIo): Promise<SelfPlayCheckpoint> {
-  const { checkpoint, ignored } = await findSelfPlayCheckpoint(directory);
+async function resumableCheckpoint(directory: string, io: CliIo): Promise<TrainingCheckpoint> {
+  const { checkpoint, ignored } = await findTrainingCheckpoint(directory);
   for (const { path, reason } of ignored) io.stderr(`ignoring the checkpoint ${path}: ${reason}\n`);
   if (checkpoint) return checkpoint;
   throw new InvalidInputError(
@@ -155,15 +185,21 @@ async function resumableCheckpoint(directory: string, io: CliIo): Promise<SelfPl
 export function registerTrainCommand(program: Command, context: CommandContext): void {
   program
     .command("train")
-    .description("Proposer/solver self-play on arithmetic with one policy: rollouts on the engine, GRPO in tfjs, weights synced every step.")
+    .description("Train a policy on an environment: rollouts on the engine, an update per step, weights synced every step (default: arithmetic self-play on the bundled base).")
+    .addOption(new Option("--env <name>", "environment: arithmetic (default), proposer-solver, debate, dialectic, or ./module.js exporting createEnvironment"))
     .addOption(new Option("--model <file>", "base model (default: the bundled arithmetic base in models/)"))
-    .addOption(new Option("--config <file>", "JSON configuration overriding the defaults (steps, proposals, solvers, trainer…)"))
+    .addOption(new Option("--config <file>", "JSON configuration overriding the defaults (steps, trainer, environment options…)"))
     .addOption(new Option("--out <dir>", "run folder (default runs/train-<timestamp>)"))
     .addOption(new Option("--seed <n>", "run seed"))
     .addOption(new Option("--steps <n>", "policy updates (overrides the configuration)"))
     .addOption(new Option("--resume <dir>", "continue the run in <dir> from its newest checkpoint, with its own configuration and model"))
-    .addOption(new Option("--frontier <mode>", "how proposals get target clusters: uniform (default), prm (the PRM-weighted FrontierTracker)"))
+    .addOption(new Option("--frontier <mode>", "how clustered prompts are chosen: uniform (default), prm (the PRM-weighted FrontierTracker)"))
     .addOption(new Option("--prm <dir>", "the PRM (selfplay prm train --out) the prm frontier scores clusters with"))
+    .addOption(new Option("--trainer <backend>", "tfjs (default) or ggml"))
+    .addOption(new Option("--judge-model <file>", "run judges on this model instead of the policy"))
+    .addOption(new Option("--lora-rank <n>", "LoRA rank when training an adapter (default 16)"))
+    .addOption(new Option("--lora-alpha <x>", "LoRA alpha (default 32)"))
+    .addOption(new Option("--lora-targets <list>", "comma-separated matrices to adapt (default attn_q,attn_k,attn_v,attn_output,ffn_gate,ffn_up,ffn_down)"))
     .addOption(new Option("--workers <n>", WORKERS_HELP))
     .addOption(new Option("--pool-engine <engine>", POOL_ENGINE_HELP))
     .action(async (flags: Record<string, unknown>) => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { clusterStepSummaries } from "../../../trainers/rl/cluster-outcomes.js";
-import { scriptedStepResults } from "./scripted-step-results.js";
+import { arithmeticClusterOutcomes } from "../../../src/environments/arithmetic/arithmetic-cluster-outcomes.js";
+import { scriptedStepResults } from "../../trainers/rl/scripted-step-results.js";
 
-describe("clusterStepSummaries", () => {
+describe("arithmeticClusterOutcomes", () => {
   it("gives each cluster of a step its first-attempt and success rates (hand-computed)", async () => {
     const results = await scriptedStepResults([
       { cluster: "add-2x2-no-carry", problem: "23+45", solvers: ["68", "68", "67", "0"] },
@@ -13,10 +13,10 @@ describe("clusterStepSummaries", () => {
       { cluster: "add-2x2-no-carry", problem: "52+13", solvers: ["65", "0", "0", "0"] },
     ]);
     expect(results.map((result) => result.rollout.artifacts.verdict)).toEqual(["valid", "valid", "valid", "unparsable", "valid"]);
-    expect(clusterStepSummaries(results)).toEqual([
-      { outcome: { cluster: "add-1x1-no-carry", firstAttemptRate: 1, successRate: 1 }, trajectories: 4, latestTask: "3+4=" },
+    expect(arithmeticClusterOutcomes(results)).toEqual([
+      { cluster: "add-1x1-no-carry", firstAttemptRate: 1, successRate: 1, trajectories: 4, latestTask: "3+4=" },
       // Pass rates 2/4, 0/4, 1/4: mean 0.25; two of three problems solved by some attempt.
-      { outcome: { cluster: "add-2x2-no-carry", firstAttemptRate: 0.25, successRate: 2 / 3 }, trajectories: 12, latestTask: "52+13=" },
+      { cluster: "add-2x2-no-carry", firstAttemptRate: 0.25, successRate: 2 / 3, trajectories: 12, latestTask: "52+13=" },
     ]);
   });
 });

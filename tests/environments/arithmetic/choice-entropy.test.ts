@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { choiceEntropy } from "../../../trainers/rl/choice-entropy.js";
+import { choiceEntropy } from "../../../src/environments/arithmetic/choice-entropy.js";
 
 describe("choiceEntropy", () => {
   it("is ln k for k equally common choices, 0 for one choice or none, and in between otherwise", () => {

@@ -7,11 +7,32 @@ import type { PrmState } from "../../../src/curriculum/prm/prm-state.js";
 import { ArithmeticProposerEpisode } from "../../../src/examples/arithmetic/arithmetic-proposer-episode.js";
 import { clusterNames } from "../../../src/examples/arithmetic/arithmetic-task.js";
 import { ScriptedInferenceClient } from "../../../src/inference/scripted-inference-client.js";
-import { FrontierTargets } from "../../../trainers/rl/frontier-targets.js";
-import { UniformTargets } from "../../../trainers/rl/uniform-targets.js";
-import { scriptedStepResults } from "./scripted-step-results.js";
+import { createArithmeticEnvironment } from "../../../src/environments/arithmetic/arithmetic-environment.js";
+import type { Environment } from "../../../src/environments/environment.js";
+import { FrontierRequests, type FrontierRequestsOptions } from "../../../trainers/train/frontier-requests.js";
+import { UniformRequests } from "../../../trainers/train/uniform-requests.js";
+import { scriptedStepResults } from "../rl/scripted-step-results.js";
 
 const CLUSTERS = clusterNames();
+
+/** The arithmetic environment with a plan of `count()` proposals (the tests vary it between steps). */
+function arithmeticWith(count: () => number): Environment {
+  const base = createArithmeticEnvironment();
+  return { ...base, get plan() { return [{ episodeType: "arithmetic-propose", count: count() }]; } };
+}
+
+const arenaOf = () => new Arena({ client: new ScriptedInferenceClient({ rules: [] }), seed: 4 }).register(new ArithmeticProposerEpisode(), ArtifactStore.of(CLUSTERS.map((cluster) => ({ cluster }))));
+
+/** FrontierRequests whose `choose(n)` asks for n proposals. */
+function frontier(options: Omit<FrontierRequestsOptions, "environment" | "arena">) {
+  let count = 0;
+  const requests = new FrontierRequests({ environment: arithmeticWith(() => count), arena: arenaOf(), ...options });
+  return {
+    choose: (n: number) => ((count = n), requests.choose()),
+    observe: (results: Parameters<FrontierRequests["observe"]>[0]) => requests.observe(results),
+    snapshot: () => requests.snapshot(),
+  };
+}
 
 /** A PRM unsure of additions (p 0.5) and sure of subtractions (p 0.99), that remembers what it scored. */
 class RecordingPrm implements PrmScorer {
@@ -29,10 +50,10 @@ const stepResults = () =>
     { cluster: "add-1x1-no-carry", problem: "3+4", solvers: ["7", "7", "7", "7"] },
   ]);
 
-describe("FrontierTargets", () => {
+describe("FrontierRequests", () => {
   it("falls back to pickSeed on a cold start, then weights clusters by the PRM and logs FRONTIER TARGET", async () => {
     const prm = new RecordingPrm();
-    const targets = new FrontierTargets({ clusters: CLUSTERS, scorer: prm, seed: 1, settings: { uniformSampleProbability: 0 } });
+    const targets = frontier({ scorer: prm, seed: 1, settings: { uniformSampleProbability: 0 } });
     const cold = await targets.choose(8);
     expect(cold.reasons).toEqual({ "fallback:cold-start": 8 });
     expect(cold.requests).toHaveLength(8);
@@ -56,7 +77,7 @@ describe("FrontierTargets", () => {
   });
 
   it("gives a cluster solved cleanly in its last two steps weight 0", async () => {
-    const targets = new FrontierTargets({ clusters: CLUSTERS, scorer: new RecordingPrm(), seed: 1, settings: { uniformSampleProbability: 0 } });
+    const targets = frontier({ scorer: new RecordingPrm(), seed: 1, settings: { uniformSampleProbability: 0 } });
     targets.observe(await stepResults());
     expect((await targets.choose(200)).targets["add-1x1-no-carry"]).toBeGreaterThan(0);
     targets.observe(await stepResults());
@@ -68,7 +89,7 @@ describe("FrontierTargets", () => {
 
   it("takes the uniform-sample roll at its rate and falls back when the PRM throws", async () => {
     const throwing: PrmScorer = { score: async () => Promise.reject(new Error("onnxruntime is gone")) };
-    const targets = new FrontierTargets({ clusters: CLUSTERS, scorer: throwing, seed: 2 });
+    const targets = frontier({ scorer: throwing, seed: 2 });
     targets.observe(await stepResults());
     const choice = await targets.choose(200);
     expect(Object.keys(choice.reasons).sort()).toEqual(["fallback:prm-error", "fallback:uniform-sample-roll"]);
@@ -78,7 +99,7 @@ describe("FrontierTargets", () => {
 
   it("resumes from its snapshot and chooses what the uninterrupted one chooses", async () => {
     const results = await stepResults();
-    const uninterrupted = new FrontierTargets({ clusters: CLUSTERS, scorer: new RecordingPrm(), seed: 3 });
+    const uninterrupted = frontier({ scorer: new RecordingPrm(), seed: 3 });
     uninterrupted.observe(results);
     await uninterrupted.choose(10);
     const snapshot = JSON.parse(JSON.stringify(uninterrupted.snapshot()));
@@ -86,7 +107,7 @@ describe("FrontierTargets", () => {
     uninterrupted.observe(results);
     const after = await uninterrupted.choose(20);
 
-    const resumed = new FrontierTargets({ clusters: CLUSTERS, scorer: new RecordingPrm(), seed: 3, snapshot });
+    const resumed = frontier({ scorer: new RecordingPrm(), seed: 3, snapshot });
     expect(await resumed.choose(20)).toEqual(next);
     resumed.observe(results);
     expect(await resumed.choose(20)).toEqual(after);
@@ -94,11 +115,9 @@ describe("FrontierTargets", () => {
   });
 });
 
-describe("UniformTargets", () => {
-  it("draws the arena's batch, as selfplay train always did", async () => {
-    const arenaOf = () =>
-      new Arena({ client: new ScriptedInferenceClient({ rules: [] }), seed: 4 }).register(new ArithmeticProposerEpisode(), ArtifactStore.of(CLUSTERS.map((cluster) => ({ cluster }))));
-    const choice = await new UniformTargets(arenaOf()).choose(16);
+describe("UniformRequests", () => {
+  it("draws the arena's batch of the environment's plan, as selfplay train always did", async () => {
+    const choice = await new UniformRequests(arenaOf(), arithmeticWith(() => 16)).choose();
     expect(choice.requests).toEqual(arenaOf().getBatch([{ episodeType: "arithmetic-propose", count: 16 }]));
     expect(choice.reasons).toEqual({ uniform: 16 });
     expect(Object.values(choice.targets).reduce((sum, count) => sum + count, 0)).toBe(16);

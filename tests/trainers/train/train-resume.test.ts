@@ -7,11 +7,12 @@ import { HashedNgramFeaturiser } from "../../../src/curriculum/prm/hashed-ngram-
 import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
 import { savePrm } from "../../../trainers/prm/save-prm.js";
 import { trainPrm } from "../../../trainers/prm/train-prm.js";
-import { findSelfPlayCheckpoint } from "../../../trainers/rl/find-self-play-checkpoint.js";
-import { SelfPlayConfigurationSchema, type SelfPlayConfiguration } from "../../../trainers/rl/self-play-configuration.js";
-import { runSelfPlayTraining } from "../../../trainers/rl/self-play-training.js";
+import { createArithmeticEnvironment } from "../../../src/environments/arithmetic/arithmetic-environment.js";
+import { train, type TrainOptions } from "../../../trainers/train/train.js";
+import { findTrainingCheckpoint } from "../../../trainers/train/training-checkpoint-files.js";
+import type { TrainingConfigurationInput } from "../../../trainers/train/training-configuration.js";
 import { syntheticPrmExamples } from "../prm/synthetic-prm-examples.js";
-import { maxWeightDifference, metricsDifferences, metricsWithoutTimings } from "./run-comparison.js";
+import { maxWeightDifference, metricsDifferences, metricsWithoutTimings } from "../rl/run-comparison.js";
 
 /** Stands in for SIGKILL: thrown from the log phase of step 3, after its metrics line and policy file, before its checkpoint. */
 class KilledError extends Error {}
@@ -21,10 +22,12 @@ async function rolloutLines(path: string): Promise<unknown[]> {
   return (await readFile(path, "utf8")).split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as unknown);
 }
 
-describe("runSelfPlayTraining resumed from a checkpoint (real engine, tfjs trainer)", () => {
+describe("train resumed from a checkpoint (arithmetic environment, real engine, tfjs trainer)", () => {
   let folder: string;
   let modelPath: string;
-  let configuration: SelfPlayConfiguration;
+  let configuration: TrainingConfigurationInput;
+  const environment = createArithmeticEnvironment({ proposals: 4, solvers: 2, evaluateProblems: 8 });
+  const runTraining = (options: Omit<TrainOptions, "environment">) => train({ environment, ...options });
   let prmPath: string;
 
   beforeAll(async () => {
@@ -33,16 +36,14 @@ describe("runSelfPlayTraining resumed from a checkpoint (real engine, tfjs train
     // A random model's proposals are all invalid, so every advantage is 0: the entropy bonus and weight
     // decay make the weights move anyway, two epochs of two-record minibatches use the shuffling stream,
     // and the evaluation after step 2 puts one inside the resumed span.
-    configuration = SelfPlayConfigurationSchema.parse({
-      proposals: 4,
-      solvers: 2,
+    configuration = {
+      environment: { proposals: 4, solvers: 2, evaluateProblems: 8 },
       sequences: 4,
       evaluateEvery: 2,
-      evaluateProblems: 8,
       steps: 3,
       seed: 3,
       trainer: { algorithm: "grpo", epochs: 2, minibatchSize: 2, loss: { entropyCoefficient: 0.05 }, optimizer: { learningRate: 1e-3, weightDecay: 0.01 } },
-    });
+    };
     await tf.setBackend("cpu");
     const trained = await trainPrm(syntheticPrmExamples(40, "resume"), { featuriser: new HashedNgramFeaturiser({ dimensions: 32 }), configuration: { hiddenDimensions: 4, epochs: 1 } });
     prmPath = join(folder, "prm");
@@ -52,10 +53,10 @@ describe("runSelfPlayTraining resumed from a checkpoint (real engine, tfjs train
 
   it("ends with the metrics and weights of the run that was never stopped", async () => {
     const uninterrupted = join(folder, "uninterrupted");
-    await runSelfPlayTraining({ modelPath, directory: uninterrupted, configuration });
+    await runTraining({ modelPath, directory: uninterrupted, configuration });
 
     const killed = join(folder, "killed");
-    const run = runSelfPlayTraining({
+    const run = runTraining({
       modelPath,
       directory: killed,
       configuration,
@@ -71,34 +72,34 @@ describe("runSelfPlayTraining resumed from a checkpoint (real engine, tfjs train
 
     // And a rollout line cut mid-write: the rollouts of step 3 are written again, once.
     await appendFile(join(killed, "rollouts.jsonl"), '{"rollout":{"id":"ep12"');
-    const { checkpoint, ignored } = await findSelfPlayCheckpoint(killed);
+    const { checkpoint, ignored } = await findTrainingCheckpoint(killed);
     expect(checkpoint?.step).toBe(2);
     expect(ignored.map((entry) => entry.path)).toEqual([join(killed, "checkpoints", "step-3.json")]);
-    expect(checkpoint?.optimizer).not.toBeNull();
-    expect(checkpoint?.weights.path).toBe(join("policies", "policy-v2.gguf"));
-    await runSelfPlayTraining({ modelPath, directory: killed, configuration, resume: checkpoint! });
+    expect(checkpoint?.trainer).toBe(join("checkpoints", "step-2.trainer"));
+    expect((await readdir(join(killed, checkpoint!.trainer))).sort()).toEqual(["optimizer.gguf", "trainer.json", "weights.gguf"]);
+    await runTraining({ modelPath, directory: killed, configuration, resume: checkpoint! });
 
     const expected = await metricsWithoutTimings(join(uninterrupted, "metrics.jsonl"));
     expect(expected.map((line) => [line.step, "heldOutAccuracy" in line])).toEqual([[0, true], [1, false], [2, false], [2, true], [3, false], [3, true]]);
     expect(metricsDifferences(await metricsWithoutTimings(join(killed, "metrics.jsonl")), expected)).toEqual([]);
     // One rollouts.jsonl line per proposal of every step, the same as the uninterrupted run's (the engine's logprobs to ~1e-15).
     const rollouts = await rolloutLines(join(uninterrupted, "rollouts.jsonl"));
-    expect(rollouts).toHaveLength(3 * configuration.proposals);
+    expect(rollouts).toHaveLength(3 * 4);
     expect(metricsDifferences(await rolloutLines(join(killed, "rollouts.jsonl")), rollouts)).toEqual([]);
     // The run trained: the weights moved, and the optimizer's moments shaped every step.
     expect(expected.filter((line) => "gradientNorm" in line).every((line) => (line.gradientNorm as number) > 0)).toBe(true);
     expect(await maxWeightDifference(modelPath, join(uninterrupted, "final.gguf"))).toBeGreaterThan(1e-4);
     expect(await maxWeightDifference(join(uninterrupted, "final.gguf"), join(killed, "final.gguf"))).toBeLessThanOrEqual(1e-6);
     // Only the newest checkpoint stays.
-    expect(await readdir(join(killed, "checkpoints"))).toEqual(["step-3.json", "step-3.optimizer.gguf"]);
+    expect((await readdir(join(killed, "checkpoints"))).sort()).toEqual(["step-3.json", "step-3.trainer"]);
   });
 
   it("resumes a run whose targets come from the PRM-weighted frontier with the tracker where it was", async () => {
-    const frontierConfiguration = SelfPlayConfigurationSchema.parse({ ...configuration, frontier: { mode: "prm", prmPath } });
+    const frontierConfiguration = { ...configuration, frontier: { mode: "prm" as const, prmPath } };
     const uninterrupted = join(folder, "frontier-uninterrupted");
-    await runSelfPlayTraining({ modelPath, directory: uninterrupted, configuration: frontierConfiguration });
+    await runTraining({ modelPath, directory: uninterrupted, configuration: frontierConfiguration });
     const killed = join(folder, "frontier-killed");
-    const run = runSelfPlayTraining({
+    const run = runTraining({
       modelPath,
       directory: killed,
       configuration: frontierConfiguration,
@@ -107,10 +108,10 @@ describe("runSelfPlayTraining resumed from a checkpoint (real engine, tfjs train
       },
     });
     await expect(run).rejects.toBeInstanceOf(KilledError);
-    const { checkpoint } = await findSelfPlayCheckpoint(killed);
+    const { checkpoint } = await findTrainingCheckpoint(killed);
     expect(checkpoint?.step).toBe(2);
     expect(checkpoint?.frontier).toMatchObject({ tracker: { random: { i: expect.any(Number) } } });
-    await runSelfPlayTraining({ modelPath, directory: killed, configuration: frontierConfiguration, resume: checkpoint! });
+    await runTraining({ modelPath, directory: killed, configuration: frontierConfiguration, resume: checkpoint! });
 
     const expected = await metricsWithoutTimings(join(uninterrupted, "metrics.jsonl"));
     // A random model writes no valid problem, so the tracker never leaves its fallbacks; the draws behind them are what a resume must keep.
@@ -122,10 +123,10 @@ describe("runSelfPlayTraining resumed from a checkpoint (real engine, tfjs train
 
   it("refuses to resume with another configuration or model, before touching the run", async () => {
     const directory = join(folder, "uninterrupted");
-    const { checkpoint } = await findSelfPlayCheckpoint(directory);
+    const { checkpoint } = await findTrainingCheckpoint(directory);
     const before = await readFile(join(directory, "metrics.jsonl"), "utf8");
-    await expect(runSelfPlayTraining({ modelPath, directory, configuration: { ...configuration, seed: 4 }, resume: checkpoint! })).rejects.toThrow(/differs in seed 3 → 4/);
-    await expect(runSelfPlayTraining({ modelPath: join(folder, "other.gguf"), directory, configuration, resume: checkpoint! })).rejects.toThrow(/differs in model/);
+    await expect(runTraining({ modelPath, directory, configuration: { ...configuration, seed: 4 }, resume: checkpoint! })).rejects.toThrow(/differs in seed 3 → 4/);
+    await expect(runTraining({ modelPath: join(folder, "other.gguf"), directory, configuration, resume: checkpoint! })).rejects.toThrow(/differs in model/);
     expect(await readFile(join(directory, "metrics.jsonl"), "utf8")).toBe(before);
   });
 });

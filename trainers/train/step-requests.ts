@@ -2,29 +2,25 @@ import type { JsonObject } from "../../src/core/json.js";
 import type { EpisodeRequest } from "../../src/core/schemas/episode-request.js";
 import type { GenerateResult } from "../../src/core/schemas/generate-result.js";
 
-/** The episode type of the proposals whose targets are chosen. */
-export const PROPOSE_EPISODE_TYPE = "arithmetic-propose";
-
-/** One step's proposer requests and how their target clusters were chosen. */
-export interface TargetChoice {
-  /** One request per proposal, its artifact the target cluster. */
+/** One step's requests and, for a clustered environment, how their clusters were chosen. */
+export interface StepRequestChoice {
   requests: EpisodeRequest[];
-  /** Targets by the rule that chose them: `uniform`, `prm-weighted`, or `fallback:<kind>` (see FrontierFallback). */
+  /** Clustered prompts by the rule that chose them: `uniform`, `prm-weighted`, or `fallback:<kind>`. */
   reasons: Record<string, number>;
-  /** Targets per cluster. */
+  /** Clustered prompts per cluster (empty for an environment without clusters). */
   targets: Record<string, number>;
   /** The logged message of the step's first decision of each rule, in `reasons`' order. */
   messages: string[];
 }
 
 /**
- * Chooses the clusters a step's proposals target, and learns from the
- * step's results. Uniform draws need no state beyond the arena's; the
- * frontier keeps its tracker, which a checkpoint must carry.
+ * Chooses a step's requests from the environment's plan, and learns from
+ * the step's results: uniform draws from the arena (no state beyond the
+ * arena's), or the PRM-weighted frontier over the environment's clusters.
  */
-export interface ProposalTargets {
+export interface StepRequests {
   readonly mode: "uniform" | "prm";
-  choose(count: number): Promise<TargetChoice>;
+  choose(): Promise<StepRequestChoice>;
   /** Feeds a step's results back before the next choice. */
   observe(results: readonly GenerateResult[]): void;
   /** Its state for a checkpoint; null when it has none. */

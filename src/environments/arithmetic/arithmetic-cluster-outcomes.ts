@@ -1,22 +1,16 @@
-import type { GenerateResult } from "../../src/core/schemas/generate-result.js";
-import type { ClusterOutcome } from "../../src/curriculum/frontier/cluster-outcome.js";
-import { taskText } from "../../src/curriculum/labelling/task-text.js";
-
-/** What a step's valid proposals of one cluster came to. */
-export interface ClusterStepSummary {
-  /** The tracker's outcome: first-attempt rate = mean share of a problem's solver attempts that were right; success rate = share of problems some attempt solved. */
-  outcome: ClusterOutcome;
-  /** Scored solver attempts: the trajectories the step added to the cluster. */
-  trajectories: number;
-  /** The last problem of the step in the cluster, as its solvers saw it (`taskText`). */
-  latestTask: string;
-}
+import type { GenerateResult } from "../../core/schemas/generate-result.js";
+import { taskText } from "../../curriculum/labelling/task-text.js";
+import type { ClusterStepOutcome } from "../environment.js";
 
 /**
- * Per cluster (sorted by name), the solve rates of a step's valid proposals.
- * Invalid proposals gave the solvers nothing to solve and count for no cluster.
+ * Per cluster (sorted by name), the solve rates of a step's valid proposals:
+ * first-attempt rate = mean share of a problem's solver attempts that were
+ * right; success rate = share of problems some attempt solved; trajectories =
+ * scored solver attempts; the latest task = the cluster's last problem as its
+ * solvers saw it. Invalid proposals gave the solvers nothing to solve and
+ * count for no cluster.
  */
-export function clusterStepSummaries(results: readonly GenerateResult[]): ClusterStepSummary[] {
+export function arithmeticClusterOutcomes(results: readonly GenerateResult[]): ClusterStepOutcome[] {
   const byCluster = new Map<string, { passRates: number[]; solved: number; trajectories: number; latestTask: string }>();
   for (const result of results) {
     const { artifacts } = result.rollout;
@@ -38,6 +32,6 @@ export function clusterStepSummaries(results: readonly GenerateResult[]): Cluste
       const successRate = entry.solved / entry.passRates.length;
       // The mean of per-problem rates never exceeds the share solved; min() only guards the last bit of rounding.
       const firstAttemptRate = Math.min(successRate, entry.passRates.reduce((sum, rate) => sum + rate, 0) / entry.passRates.length);
-      return { outcome: { cluster, firstAttemptRate, successRate }, trajectories: entry.trajectories, latestTask: entry.latestTask };
+      return { cluster, firstAttemptRate, successRate, trajectories: entry.trajectories, latestTask: entry.latestTask };
     });
 }

@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { ArtifactStore } from "../arena/artifact-store.js";
+import { EpisodeModuleSchema } from "../arena/pool/episode-module.js";
+
+const functionSchema = z.custom<(...parameters: never[]) => unknown>((value) => typeof value === "function", "a function");
+
+/**
+ * The run-time shape of an Environment, for objects a user's module returns:
+ * what the interface's types promise, checked before the loop relies on it.
+ */
+export const EnvironmentShapeSchema = z.object({
+  name: z.string().min(1),
+  episodes: EpisodeModuleSchema,
+  stores: z.record(z.string(), z.instanceof(ArtifactStore, { message: "an ArtifactStore (ArtifactStore.of([...]))" })),
+  plan: z
+    .array(z.strictObject({ episodeType: z.string().min(1), count: z.number().int().min(1), groupSize: z.number().int().min(1).optional() }))
+    .min(1, "at least one entry: what one step runs"),
+  samplerDefaults: z.strictObject({ temperature: z.number().min(0).optional(), maxTokens: z.number().int().min(1).optional() }).optional(),
+  clusters: z
+    .object({
+      episodeType: z.string().min(1),
+      names: z.array(z.string().min(1)).min(1),
+      of: functionSchema,
+      outcomes: functionSchema.optional(),
+      firstTask: functionSchema.optional(),
+    })
+    .optional(),
+  evaluate: functionSchema.optional(),
+  summarise: functionSchema.optional(),
+});

@@ -1,0 +1,74 @@
+import type { BatchPlanEntry } from "../arena/arena.js";
+import type { ArtifactStore } from "../arena/artifact-store.js";
+import type { EpisodeModule } from "../arena/pool/episode-module.js";
+import type { InferenceClient } from "../core/inference-client.js";
+import type { JsonValue } from "../core/json.js";
+import type { GenerateResult } from "../core/schemas/generate-result.js";
+
+/**
+ * What a task hands the training loop: its episodes, its data, the plan of
+ * one step, and optionally clusters, a held-out evaluation and a summary of
+ * its own metrics. Declarative: the loop runs any environment alike and never
+ * names a task's concepts; a task's vocabulary stays in its folder.
+ */
+export interface Environment {
+  /** Short name, recorded in the run's checkpoints (`arithmetic`, `debate`, or the module's). */
+  readonly name: string;
+  /**
+   * The episodes, as an episode module (`(options) => Episode[]`): the main
+   * thread registers them and RolloutPool workers import the same module.
+   */
+  readonly episodes: EpisodeModule;
+  /** The artifact store of each episode type the plan draws from (sub-episode types need none). */
+  readonly stores: Readonly<Record<string, ArtifactStore>>;
+  /** One training step: which episode types, how many prompts, how many samples per prompt (the GRPO group). */
+  readonly plan: readonly BatchPlanEntry[];
+  /** Sampler settings of every call unless a Role or call overrides them (temperature, maxTokens …). */
+  readonly samplerDefaults?: { temperature?: number; maxTokens?: number };
+  /** Clusters of the artifacts, which the PRM-weighted frontier chooses among (`--frontier prm`). */
+  readonly clusters?: EnvironmentClusters;
+  /** A held-out evaluation on the engine at the current weights (every `evaluateEvery` steps and at the end). */
+  evaluate?(client: InferenceClient): Promise<EnvironmentEvaluation>;
+  /** The task's own numbers for a step's results (solve rate, valid proposals …), logged under `environment`. */
+  summarise?(results: readonly GenerateResult[]): Record<string, number>;
+}
+
+/** A held-out evaluation: the share of problems solved (greedy) and how many there were. */
+export interface EnvironmentEvaluation {
+  accuracy: number;
+  n: number;
+}
+
+/** How a task's artifacts fall into clusters, and what a step's results tell about each. */
+export interface EnvironmentClusters {
+  /** The episode type whose requests the frontier draws, one plan entry. */
+  readonly episodeType: string;
+  /** Every cluster, in a fixed order. */
+  readonly names: readonly string[];
+  /** The cluster of an artifact of `episodeType`. */
+  of(artifact: JsonValue): string;
+  /**
+   * Per cluster, what a step's results showed: the tracker's first-attempt and
+   * success rates, the trajectories added (the PRM's rarity signal) and the
+   * latest task as text (the state the PRM scores for the cluster). Default
+   * (`clusterOutcomesByReward`): each scored rollout of `episodeType` is one
+   * attempt at its artifact, solved when its mean reward is positive.
+   */
+  outcomes?(results: readonly GenerateResult[]): ClusterStepOutcome[];
+  /** A task to score a cluster by before it has been played (default: the cluster's name). */
+  firstTask?(cluster: string): string;
+}
+
+/** What one step's results showed about a cluster. */
+export interface ClusterStepOutcome {
+  cluster: string;
+  /** Mean share of an artifact's attempts that succeeded. */
+  firstAttemptRate: number;
+  /** Share of artifacts some attempt solved. */
+  successRate: number;
+  trajectories: number;
+  latestTask: string;
+}
+
+/** What an environment module exports: a factory of the environment from its JSON options. */
+export type EnvironmentFactory = (options: JsonValue | undefined) => Environment | Promise<Environment>;

@@ -1,0 +1,1 @@
+export { EnvironmentModuleError } from "./environment-module-error.js";

@@ -1,0 +1,62 @@
+import { isAbsolute, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { InvalidInputError } from "../core/errors.js";
+import type { JsonValue } from "../core/json.js";
+import { createArithmeticEnvironment } from "./arithmetic/arithmetic-environment.js";
+import type { Environment, EnvironmentFactory } from "./environment.js";
+import { EnvironmentShapeSchema } from "./environment-shape.js";
+import { EnvironmentModuleError } from "./errors/environment-module-error.js";
+
+/** The environments selfplay ships, by the name `--env` takes. */
+export const BUILT_IN_ENVIRONMENTS: Readonly<Record<string, EnvironmentFactory>> = {
+  arithmetic: createArithmeticEnvironment,
+};
+
+/** The export a user's environment module provides: `createEnvironment(options) => Environment`. */
+export const ENVIRONMENT_FACTORY_EXPORT = "createEnvironment";
+
+/**
+ * The environment `--env` names: a built-in one, or a JavaScript module (a
+ * path starting with `./`, `../` or `/`, or a `file:` URL) exporting
+ * `createEnvironment(options)`. Everything it returns is checked before the
+ * loop sees it; any problem is an EnvironmentModuleError naming the module.
+ */
+export async function loadEnvironment(name: string, options?: JsonValue): Promise<Environment> {
+  const builtIn = BUILT_IN_ENVIRONMENTS[name];
+  const isModule = name.startsWith("file:") || name.startsWith("./") || name.startsWith("../") || isAbsolute(name);
+  if (!builtIn && !isModule) {
+    throw new EnvironmentModuleError(name, `no such built-in environment; give one of ${Object.keys(BUILT_IN_ENVIRONMENTS).join(", ")} or a JavaScript module path (./my-environment.js)`);
+  }
+  let factory: EnvironmentFactory;
+  if (builtIn) factory = builtIn;
+  else {
+    let exports: Record<string, unknown>;
+    try {
+      exports = (await import(name.startsWith("file:") ? name : pathToFileURL(resolve(name)).href)) as Record<string, unknown>;
+    } catch (error) {
+      throw new EnvironmentModuleError(name, `does not load (${(error as Error).message}); give a JavaScript file (compile TypeScript first)`);
+    }
+    const exported = exports[ENVIRONMENT_FACTORY_EXPORT];
+    if (typeof exported !== "function") {
+      throw new EnvironmentModuleError(
+        name,
+        `export "${ENVIRONMENT_FACTORY_EXPORT}" is ${typeof exported}; export a function (options) => Environment under that name (exports: ${Object.keys(exports).join(", ") || "none"})`,
+      );
+    }
+    factory = exported as EnvironmentFactory;
+  }
+  let environment: unknown;
+  try {
+    environment = await factory(options);
+  } catch (error) {
+    // Its options were refused: the message already names the field (`environment.solvers`) and what is allowed.
+    if (error instanceof InvalidInputError) throw error;
+    throw new EnvironmentModuleError(name, `${ENVIRONMENT_FACTORY_EXPORT} threw: ${(error as Error).message}`);
+  }
+  const shape = EnvironmentShapeSchema.safeParse(environment);
+  if (!shape.success) {
+    const issue = shape.error.issues[0];
+    throw new EnvironmentModuleError(name, `the environment it returned has a bad "${issue?.path.map(String).join(".") || "(root)"}": ${issue?.message ?? "invalid"}`);
+  }
+  return environment as Environment;
+}

@@ -1,0 +1,14 @@
+import { TfjsTrainer } from "../tfjs/tfjs-trainer.js";
+import type { Trainer } from "./trainer.js";
+import type { TrainerBackend } from "./trainer-checkpoint.js";
+import type { TrainerOptions } from "./trainer-options.js";
+
+/** A trainer of the named backend (`--trainer`), created from the options every backend takes. */
+export async function createTrainer(backend: TrainerBackend, options: TrainerOptions): Promise<Trainer> {
+  switch (backend) {
+    case "tfjs":
+      return TfjsTrainer.create(options);
+    case "ggml":
+      throw new Error("the ggml trainer is not built yet: use --trainer tfjs");
+  }
+}

@@ -1,0 +1,38 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { InvalidInputError } from "../../src/core/errors.js";
+import { parseInput } from "../../src/core/parse-input.js";
+import { writeFileAtomic } from "../../src/core/write-file-atomic.js";
+import { TRAINER_CHECKPOINT_FILES, TrainerCheckpointManifestSchema, type TrainerCheckpointManifest } from "./trainer-checkpoint.js";
+
+/** The paths of a trainer checkpoint folder's files. */
+export function trainerCheckpointPaths(directory: string): { weights: string; optimizer: string; manifest: string } {
+  return {
+    weights: join(directory, TRAINER_CHECKPOINT_FILES.weights),
+    optimizer: join(directory, TRAINER_CHECKPOINT_FILES.optimizer),
+    manifest: join(directory, TRAINER_CHECKPOINT_FILES.manifest),
+  };
+}
+
+/** Writes the manifest by rename: call it after weights.gguf and optimizer.gguf are whole on disk. */
+export async function writeTrainerManifest(directory: string, manifest: TrainerCheckpointManifest): Promise<void> {
+  await writeFileAtomic(trainerCheckpointPaths(directory).manifest, `${JSON.stringify(manifest)}\n`);
+}
+
+/**
+ * Reads a checkpoint folder's manifest and checks it belongs to this base
+ * model and kind of trainable weights (any backend may have written it).
+ */
+export async function readTrainerManifest(directory: string, expected: { modelPath: string; weights: string }): Promise<TrainerCheckpointManifest> {
+  const path = trainerCheckpointPaths(directory).manifest;
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    throw new InvalidInputError(path, "a trainer checkpoint manifest (a folder Trainer.saveCheckpoint wrote)", "missing");
+  }
+  const manifest = parseInput(TrainerCheckpointManifestSchema, JSON.parse(text), { fieldName: (segments) => `${path}: ${segments.map(String).join(".")}` });
+  if (manifest.modelPath !== expected.modelPath) throw new InvalidInputError(`${path}: modelPath`, `the trainer's base model ${expected.modelPath}`, manifest.modelPath);
+  if (manifest.weights !== expected.weights) throw new InvalidInputError(`${path}: weights`, `"${expected.weights}", what this trainer trains`, manifest.weights);
+  return manifest;
+}
