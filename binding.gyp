@@ -12,10 +12,15 @@
         "native/addon.cpp",
         "native/engine-object.cpp",
         "native/generation-loop.cpp",
+        "native/ggml-library.cpp",
         "native/llama-library.cpp",
         "native/model-object.cpp",
         "native/request-parsing.cpp",
-        "native/request-sampler.cpp"
+        "native/request-sampler.cpp",
+        "native/trainer/ggml-forward-graph.cpp",
+        "native/trainer/ggml-policy.cpp",
+        "native/trainer/ggml-policy-object.cpp",
+        "native/trainer/ggml-policy-weights.cpp"
       ],
       "include_dirs": [
         "<!(node -p \"require('node-addon-api').include_dir\")",

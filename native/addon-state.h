@@ -11,6 +11,7 @@ class EngineObject;
 struct AddonState {
   Napi::FunctionReference modelConstructor;
   Napi::FunctionReference engineConstructor;
+  Napi::FunctionReference ggmlPolicyConstructor;
   /**
    * Engines not yet disposed: their loops are stopped when the environment shuts down.
    * Shared with each engine, which may be finalised after this state is gone.

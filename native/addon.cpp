@@ -7,6 +7,7 @@
 #include "addon-errors.h"
 #include "addon-state.h"
 #include "engine-object.h"
+#include "trainer/ggml-policy-object.h"
 #include "llama-library.h"
 #include "model-object.h"
 #include "selfplay-llama-release.h"
@@ -36,6 +37,7 @@ Napi::Object initialize(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(state);
   state->modelConstructor = Napi::Persistent(ModelObject::define(env));
   state->engineConstructor = Napi::Persistent(EngineObject::define(env));
+  state->ggmlPolicyConstructor = Napi::Persistent(GgmlPolicyObject::define(env));
   // Loop threads must be stopped before Node tears the environment (and the thread-safe functions) down.
   env.AddCleanupHook([engines = state->engines]() {
     const auto live = *engines;
@@ -46,6 +48,7 @@ Napi::Object initialize(Napi::Env env, Napi::Object exports) {
   exports.Set("findLoadedLlamaLibraries", Napi::Function::New(env, findLoadedLibraries, "findLoadedLlamaLibraries"));
   exports.Set("bindLlamaLibrary", Napi::Function::New(env, bindLibrary, "bindLlamaLibrary"));
   exports.Set("loadModel", Napi::Function::New(env, ModelObject::load, "loadModel"));
+  exports.Set("loadGgmlPolicy", Napi::Function::New(env, GgmlPolicyObject::load, "loadGgmlPolicy"));
   return exports;
 }
 

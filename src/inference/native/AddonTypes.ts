@@ -13,7 +13,67 @@ export interface AddonBinding {
   bindLlamaLibrary(path: string): void;
   /** Loads a GGUF model off the JavaScript thread. `gpuLayers`: -1 all layers on the GPU, 0 none. */
   loadModel(options: { path: string; gpuLayers: number }): Promise<AddonModel>;
+  /** Loads a llama/qwen2 model onto ggml for the trainer, off the JavaScript thread; checks every tensor first. */
+  loadGgmlPolicy(options: AddonGgmlPolicyOptions): Promise<AddonGgmlPolicy>;
 }
+
+/** The forward graph's shape (from readPolicyConfiguration) and what to load. */
+export interface AddonGgmlPolicyOptions {
+  modelPath: string;
+  ropeType: "normal" | "neox";
+  vocabularySize: number;
+  contextLength: number;
+  embeddingLength: number;
+  blockCount: number;
+  feedForwardLength: number;
+  headCount: number;
+  headCountKv: number;
+  keyLength: number;
+  valueLength: number;
+  ropeFrequencyBase: number;
+  rmsNormEpsilon: number;
+  /** Every weight a trainable f32 parameter (with gradient and AdamW tensors); false: forward passes only. */
+  trainable: boolean;
+  threads: number;
+}
+
+/** Sequences packed into one row: a block-diagonal causal mask keeps them apart. */
+export interface AddonGgmlChunk {
+  tokens: Int32Array;
+  /** Tokens of each sequence, in order; they add up to tokens.length. */
+  sequenceLengths: Int32Array;
+  /** Row whose logits score each target (the token after that row). */
+  targetRows: Int32Array;
+  targetTokens: Int32Array;
+  temperatures: Float32Array;
+}
+
+export interface AddonGgmlPolicy {
+  /** log-softmax(logits / T) of each target (and the distribution's entropy); with `gradients` the graph waits for `backward`. */
+  forward(chunk: AddonGgmlChunk, options: { entropy: boolean; gradients: boolean }): Promise<{ logprobs: Float32Array; entropy: Float32Array | undefined }>;
+  /** Accumulates the gradient of Σ g·logprob + h·entropy over the pending forward pass. */
+  backward(logprobGradients: Float32Array, entropyGradients?: Float32Array): Promise<void>;
+  /** Clips the accumulated gradients to `maxGradientNorm`, applies AdamW (`step` counts this one), clears them. */
+  step(settings: {
+    learningRate: number;
+    beta1: number;
+    beta2: number;
+    epsilon: number;
+    weightDecay: number;
+    maxGradientNorm: number;
+    step: number;
+  }): Promise<{ gradientNorm: number; applied: boolean }>;
+  clearGradients(): void;
+  tensors(): Array<{ name: string; shape: number[]; type: string; trainable: boolean }>;
+  /** f32 tensors only; `adam_m`/`adam_v`/`gradient` of trainable weights. */
+  readTensor(name: string, kind: AddonGgmlTensorKind): Float32Array;
+  writeTensor(name: string, kind: AddonGgmlTensorKind, values: Float32Array): void;
+  /** Bytes held: weights, optimizer state, compute buffers. */
+  bytes(): number;
+  dispose(): Promise<void>;
+}
+
+export type AddonGgmlTensorKind = "weight" | "gradient" | "adam_m" | "adam_v";
 
 export interface AddonModel {
   readonly vocabularySize: number;

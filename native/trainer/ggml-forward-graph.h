@@ -1,0 +1,51 @@
+// The llama/qwen2 forward pass as a ggml graph, over packed sequences: several
+// sequences share one row of tokens, kept apart by a block-diagonal causal
+// mask and positions that restart at each sequence (no padding, no KV cache,
+// no flash attention). Its outputs are the log-softmax(logits / T) of chosen
+// next tokens and, when asked for, the entropy of those distributions.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../ggml-library.h"
+#include "ggml-policy-configuration.h"
+#include "ggml-policy-weights.h"
+
+/** One packed row; every index is checked by checkGgmlChunk before a graph is built. */
+struct GgmlChunk {
+  /** The tokens of every sequence, one after another. */
+  std::vector<int32_t> tokens;
+  /** Tokens of each sequence; they add up to tokens.size(). */
+  std::vector<int32_t> sequenceLengths;
+  /** Row (index into tokens) whose logits score each target; the target is the token that follows it. */
+  std::vector<int32_t> targetRows;
+  std::vector<int32_t> targetTokens;
+  /** Sampling temperature of each target (> 0). */
+  std::vector<float> temperatures;
+};
+
+struct GgmlForwardGraph {
+  ggml_tensor* tokens = nullptr;
+  ggml_tensor* positions = nullptr;
+  ggml_tensor* mask = nullptr;
+  ggml_tensor* targetRows = nullptr;
+  /** row · vocabulary + token, into the flattened probabilities. */
+  ggml_tensor* targetIndices = nullptr;
+  /** [1, targets]: each target's sampling temperature. */
+  ggml_tensor* temperatures = nullptr;
+  /** [1, targets] */
+  ggml_tensor* logprobs = nullptr;
+  /** [1, targets], or null when not asked for. */
+  ggml_tensor* entropy = nullptr;
+};
+
+/** Throws std::invalid_argument naming the first field that does not fit the model. */
+void checkGgmlChunk(const GgmlChunk& chunk, const GgmlPolicyConfiguration& configuration);
+
+/** Creates the graph's tensors in `context` (no_alloc); nothing is computed or allocated. */
+GgmlForwardGraph buildGgmlForwardGraph(const GgmlLibrary& ggml, ggml_context* context, const GgmlPolicyWeights& weights,
+                                       const GgmlPolicyConfiguration& configuration, const GgmlChunk& chunk, bool entropy);
+
+/** Writes the chunk's inputs into the graph's allocated input tensors. */
+void setGgmlForwardInputs(const GgmlLibrary& ggml, const GgmlForwardGraph& graph, const GgmlChunk& chunk, int64_t vocabularySize);

@@ -1,0 +1,27 @@
+// What the trainer's forward graph is shaped by: the model's hyperparameters,
+// read and checked on the TypeScript side (readPolicyConfiguration) and
+// checked again here against every tensor before ggml sees one.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+struct GgmlPolicyConfiguration {
+  std::string modelPath;
+  /** qwen2 (true): rope pairs (i, i + d/2), llama.cpp's NEOX mode; llama (false): adjacent pairs. */
+  bool neoxRope = false;
+  int64_t vocabularySize = 0;
+  int64_t contextLength = 0;
+  int64_t embeddingLength = 0;
+  int64_t blockCount = 0;
+  int64_t feedForwardLength = 0;
+  int64_t headCount = 0;
+  int64_t headCountKv = 0;
+  int64_t keyLength = 0;
+  int64_t valueLength = 0;
+  float ropeFrequencyBase = 10000;
+  float rmsNormEpsilon = 1e-5f;
+  /** Every weight is a trainable f32 parameter; false: forward passes only, any weight type. */
+  bool trainable = false;
+  int32_t threads = 1;
+};

@@ -1,0 +1,48 @@
+// The model's tensors in one backend buffer, named as in the GGUF file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "../ggml-library.h"
+#include "ggml-policy-configuration.h"
+
+struct GgmlBlockWeights {
+  ggml_tensor* attentionNorm = nullptr;
+  ggml_tensor* query = nullptr;
+  ggml_tensor* key = nullptr;
+  ggml_tensor* value = nullptr;
+  /** qwen2's q/k/v biases; null when the file has none. */
+  ggml_tensor* queryBias = nullptr;
+  ggml_tensor* keyBias = nullptr;
+  ggml_tensor* valueBias = nullptr;
+  ggml_tensor* attentionOutput = nullptr;
+  ggml_tensor* feedForwardNorm = nullptr;
+  ggml_tensor* gate = nullptr;
+  ggml_tensor* up = nullptr;
+  ggml_tensor* down = nullptr;
+};
+
+struct GgmlPolicyWeights {
+  ggml_context* context = nullptr;
+  ggml_backend_buffer_t buffer = nullptr;
+  ggml_tensor* tokenEmbedding = nullptr;
+  ggml_tensor* outputNorm = nullptr;
+  /** `output.weight`, or the token embedding when the file ties them. */
+  ggml_tensor* output = nullptr;
+  /** llama's `rope_freqs.weight` (per-pair frequency divisors); null when absent. */
+  ggml_tensor* ropeFrequencies = nullptr;
+  std::vector<GgmlBlockWeights> blocks;
+  /** Every tensor loaded, in file order of the expected names. */
+  std::vector<ggml_tensor*> all;
+};
+
+/**
+ * Reads the model's tensors into a buffer of `backend`, after checking each
+ * one's presence, shape and type against `configuration`: a mismatch throws
+ * std::invalid_argument naming the tensor, never reaches a GGML_ASSERT.
+ * Trainable weights are marked as ggml parameters.
+ */
+GgmlPolicyWeights loadGgmlPolicyWeights(const GgmlLibrary& ggml, const GgmlPolicyConfiguration& configuration, ggml_backend_t backend);
+
+void freeGgmlPolicyWeights(const GgmlLibrary& ggml, GgmlPolicyWeights& weights);

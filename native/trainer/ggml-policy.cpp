@@ -1,0 +1,292 @@
+#include "ggml-policy.h"
+
+#include <cfloat>
+#include <cmath>
+#include <stdexcept>
+
+struct GgmlPolicy::Pending {
+  const GgmlLibrary& ggml;
+  ggml_context* context = nullptr;
+  /** Nodes after the forward pass's outputs: the loss, the backward pass and the accumulation. */
+  ggml_cgraph* backwardNodes = nullptr;
+  ggml_tensor* logprobGradients = nullptr;
+  ggml_tensor* entropyGradients = nullptr;
+  ggml_tensor* lossGradient = nullptr;
+  size_t targets = 0;
+  ~Pending() {
+    if (context != nullptr) ggml.ggml_free(context);
+  }
+};
+
+namespace {
+
+ggml_context* newGraphContext(const GgmlLibrary& ggml, size_t graphSize, int graphs) {
+  ggml_init_params parameters{ggml.ggml_tensor_overhead() * graphSize * 2 + ggml.ggml_graph_overhead_custom(graphSize, true) * graphs, nullptr, true};
+  ggml_context* context = ggml.ggml_init(parameters);
+  if (context == nullptr) throw std::runtime_error("ggml_init failed for a graph context");
+  return context;
+}
+
+/** The nodes [begin, end) of `graph` as a graph of their own, computed without the rest. */
+ggml_cgraph* nodeRange(const GgmlLibrary& ggml, ggml_context* context, ggml_cgraph* graph, int begin, int end, size_t graphSize) {
+  ggml_cgraph* range = ggml.ggml_new_graph_custom(context, graphSize, false);
+  for (int index = begin; index < end; index++) ggml.ggml_graph_add_node(range, ggml.ggml_graph_node(graph, index));
+  return range;
+}
+
+std::vector<float> readAll(const GgmlLibrary& ggml, const ggml_tensor* tensor) {
+  std::vector<float> values(static_cast<size_t>(ggml.ggml_nelements(tensor)));
+  ggml.ggml_backend_tensor_get(tensor, values.data(), 0, values.size() * sizeof(float));
+  return values;
+}
+
+}  // namespace
+
+GgmlPolicy::GgmlPolicy(GgmlPolicyConfiguration configurationIn) : ggml(ggmlLibrary()), configuration(std::move(configurationIn)) {
+  if (configuration.threads < 1) throw std::invalid_argument("threads: expected at least 1");
+  ggml_backend_dev_t device = ggml.ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU);
+  if (device == nullptr) throw std::runtime_error("ggml has no CPU backend loaded (node-llama-cpp's libggml-cpu)");
+  backend = ggml.ggml_backend_dev_init(device, nullptr);
+  if (backend == nullptr) throw std::runtime_error("ggml could not start its CPU backend");
+  try {
+    ggml_backend_reg_t registry = ggml.ggml_backend_dev_backend_reg(device);
+    auto setThreads = reinterpret_cast<ggml_backend_set_n_threads_t>(ggml.ggml_backend_reg_get_proc_address(registry, "ggml_backend_set_n_threads"));
+    if (setThreads != nullptr) setThreads(backend, configuration.threads);
+    weights = loadGgmlPolicyWeights(ggml, configuration, backend);
+    if (configuration.trainable) {
+      const size_t count = weights.all.size();
+      ggml_init_params parameters{ggml.ggml_tensor_overhead() * count * 2, nullptr, true};
+      gradientContext = ggml.ggml_init(parameters);
+      momentContext = ggml.ggml_init(parameters);
+      if (gradientContext == nullptr || momentContext == nullptr) throw std::runtime_error("ggml_init failed for the optimizer's context");
+      for (ggml_tensor* weight : weights.all) {
+        if (weight == weights.ropeFrequencies) continue;
+        OptimizerTensors tensors{ggml.ggml_dup_tensor(gradientContext, weight), ggml.ggml_dup_tensor(momentContext, weight),
+                                 ggml.ggml_dup_tensor(momentContext, weight)};
+        optimizer.emplace(weight, tensors);
+      }
+      gradientBuffer = ggml.ggml_backend_alloc_ctx_tensors(gradientContext, backend);
+      momentBuffer = ggml.ggml_backend_alloc_ctx_tensors(momentContext, backend);
+      if (gradientBuffer == nullptr || momentBuffer == nullptr) throw std::runtime_error("the backend could not allocate the optimizer state");
+      ggml.ggml_backend_buffer_clear(gradientBuffer, 0);
+      ggml.ggml_backend_buffer_clear(momentBuffer, 0);
+    }
+    chunkAllocator = ggml.ggml_gallocr_new(ggml.ggml_backend_get_default_buffer_type(backend));
+    stepAllocator = ggml.ggml_gallocr_new(ggml.ggml_backend_get_default_buffer_type(backend));
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+GgmlPolicy::~GgmlPolicy() { release(); }
+
+void GgmlPolicy::release() {
+  pending.reset();
+  if (chunkAllocator != nullptr) ggml.ggml_gallocr_free(chunkAllocator);
+  if (stepAllocator != nullptr) ggml.ggml_gallocr_free(stepAllocator);
+  chunkAllocator = stepAllocator = nullptr;
+  if (gradientBuffer != nullptr) ggml.ggml_backend_buffer_free(gradientBuffer);
+  if (momentBuffer != nullptr) ggml.ggml_backend_buffer_free(momentBuffer);
+  gradientBuffer = momentBuffer = nullptr;
+  if (gradientContext != nullptr) ggml.ggml_free(gradientContext);
+  if (momentContext != nullptr) ggml.ggml_free(momentContext);
+  gradientContext = momentContext = nullptr;
+  freeGgmlPolicyWeights(ggml, weights);
+  if (backend != nullptr) ggml.ggml_backend_free(backend);
+  backend = nullptr;
+}
+
+size_t GgmlPolicy::graphSize() const {
+  // Forward ~30 nodes a block, the backward about four times that; generous, since a full graph aborts.
+  return 2048 + 512 * static_cast<size_t>(configuration.blockCount);
+}
+
+void GgmlPolicy::compute(ggml_cgraph* graph) {
+  const ggml_status status = ggml.ggml_backend_graph_compute(backend, graph);
+  if (status != GGML_STATUS_SUCCESS) throw std::runtime_error("ggml could not compute the graph (status " + std::to_string(status) + ")");
+}
+
+void GgmlPolicy::dropPending() { pending.reset(); }
+
+GgmlForwardOutputs GgmlPolicy::forward(const GgmlChunk& chunk, bool entropy, bool gradients) {
+  std::lock_guard<std::mutex> lock(mutex);
+  dropPending();
+  checkGgmlChunk(chunk, configuration);
+  if (gradients && !configuration.trainable) throw std::invalid_argument("this policy was loaded for forward passes only (trainable: false)");
+  const size_t size = graphSize();
+  auto state = std::make_unique<Pending>(Pending{ggml});
+  state->context = newGraphContext(ggml, size, 4);
+  ggml_context* context = state->context;
+  const GgmlForwardGraph graph = buildGgmlForwardGraph(ggml, context, weights, configuration, chunk, entropy);
+  ggml_cgraph* full = ggml.ggml_new_graph_custom(context, size, gradients);
+  ggml.ggml_build_forward_expand(full, graph.logprobs);
+  if (graph.entropy != nullptr) ggml.ggml_build_forward_expand(full, graph.entropy);
+  const int forwardNodes = ggml.ggml_graph_n_nodes(full);
+  const int64_t targets = static_cast<int64_t>(chunk.targetRows.size());
+  if (gradients) {
+    // The loss whose gradient is the policy loss's: Σ g·logprob (+ Σ h·H), with g and h the loss's
+    // derivatives at this chunk's values, computed by the caller from the forward outputs.
+    state->logprobGradients = ggml.ggml_new_tensor_2d(context, GGML_TYPE_F32, 1, targets);
+    ggml.ggml_set_input(state->logprobGradients);
+    ggml_tensor* loss = ggml.ggml_sum(context, ggml.ggml_mul(context, graph.logprobs, state->logprobGradients));
+    if (graph.entropy != nullptr) {
+      state->entropyGradients = ggml.ggml_new_tensor_2d(context, GGML_TYPE_F32, 1, targets);
+      ggml.ggml_set_input(state->entropyGradients);
+      loss = ggml.ggml_add(context, loss, ggml.ggml_sum(context, ggml.ggml_mul(context, graph.entropy, state->entropyGradients)));
+    }
+    ggml.ggml_set_loss(loss);
+    ggml.ggml_build_forward_expand(full, loss);
+    ggml.ggml_build_backward_expand(context, full, nullptr);
+    for (const auto& [weight, tensors] : optimizer) {
+      ggml_tensor* gradient = ggml.ggml_graph_get_grad(full, weight);
+      if (gradient != nullptr) ggml.ggml_build_forward_expand(full, ggml.ggml_add_inplace(context, tensors.gradient, gradient));
+    }
+    state->lossGradient = ggml.ggml_graph_get_grad_acc(full, loss);
+    if (state->lossGradient == nullptr) throw std::runtime_error("ggml built no gradient for the loss");
+  }
+  if (!ggml.ggml_gallocr_alloc_graph(chunkAllocator, full)) {
+    throw std::runtime_error("the backend could not allocate the compute buffer for a chunk of " + std::to_string(chunk.tokens.size()) + " tokens");
+  }
+  setGgmlForwardInputs(ggml, graph, chunk, configuration.vocabularySize);
+  compute(gradients ? nodeRange(ggml, context, full, 0, forwardNodes, size) : full);
+  GgmlForwardOutputs outputs;
+  outputs.logprobs = readAll(ggml, graph.logprobs);
+  if (graph.entropy != nullptr) outputs.entropy = readAll(ggml, graph.entropy);
+  if (gradients) {
+    state->backwardNodes = nodeRange(ggml, context, full, forwardNodes, ggml.ggml_graph_n_nodes(full), size);
+    state->targets = static_cast<size_t>(targets);
+    pending = std::move(state);
+  }
+  return outputs;
+}
+
+void GgmlPolicy::backward(const std::vector<float>& logprobGradients, const std::vector<float>& entropyGradients) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!pending) throw std::invalid_argument("backward: no forward pass with gradients is waiting for its backward pass");
+  std::unique_ptr<Pending> state = std::move(pending);
+  if (logprobGradients.size() != state->targets) {
+    throw std::invalid_argument("backward: expected " + std::to_string(state->targets) + " logprob gradients, got " + std::to_string(logprobGradients.size()));
+  }
+  if ((state->entropyGradients != nullptr) != !entropyGradients.empty() ||
+      (state->entropyGradients != nullptr && entropyGradients.size() != state->targets)) {
+    throw std::invalid_argument("backward: entropy gradients are needed exactly when the forward pass computed entropies, one per target");
+  }
+  const float one = 1.0f;
+  ggml.ggml_backend_tensor_set(state->lossGradient, &one, 0, sizeof(float));
+  ggml.ggml_backend_tensor_set(state->logprobGradients, logprobGradients.data(), 0, logprobGradients.size() * sizeof(float));
+  if (state->entropyGradients != nullptr) {
+    ggml.ggml_backend_tensor_set(state->entropyGradients, entropyGradients.data(), 0, entropyGradients.size() * sizeof(float));
+  }
+  compute(state->backwardNodes);
+}
+
+GgmlStepResult GgmlPolicy::step(const GgmlAdamWStep& settings) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!configuration.trainable) throw std::invalid_argument("this policy was loaded for forward passes only (trainable: false)");
+  if (!(settings.maxGradientNorm > 0) || settings.step < 1 || !(settings.learningRate >= 0) || !(settings.beta1 >= 0 && settings.beta1 < 1) ||
+      !(settings.beta2 >= 0 && settings.beta2 < 1) || !(settings.epsilon > 0) || !(settings.weightDecay >= 0)) {
+    throw std::invalid_argument("step: expected maxGradientNorm > 0, step ≥ 1, learningRate ≥ 0, β1 and β2 in [0, 1), ε > 0, weightDecay ≥ 0");
+  }
+  dropPending();
+  const size_t size = 256 + 8 * optimizer.size();
+  std::unique_ptr<ggml_context, void (*)(ggml_context*)> context(newGraphContext(ggml, size, 3), ggml.ggml_free);
+  ggml_context* ctx = context.get();
+  ggml_cgraph* graph = ggml.ggml_new_graph_custom(ctx, size, false);
+  ggml_tensor* squaredNorm = nullptr;
+  for (const auto& [weight, tensors] : optimizer) {
+    ggml_tensor* sum = ggml.ggml_sum(ctx, ggml.ggml_sqr(ctx, tensors.gradient));
+    squaredNorm = squaredNorm == nullptr ? sum : ggml.ggml_add(ctx, squaredNorm, sum);
+  }
+  ggml.ggml_set_output(squaredNorm);
+  ggml.ggml_build_forward_expand(graph, squaredNorm);
+  const int normNodes = ggml.ggml_graph_n_nodes(graph);
+  // Divide by max(1, (‖g‖ + 1e-6) / maxNorm): the same factor as clipGradientNorm's min(1, maxNorm / (‖g‖ + 1e-6)).
+  ggml_tensor* divisor = ggml.ggml_clamp(
+      ctx, ggml.ggml_scale_bias(ctx, ggml.ggml_sqrt(ctx, squaredNorm), 1.0f / settings.maxGradientNorm, 1e-6f / settings.maxGradientNorm), 1.0f, FLT_MAX);
+  ggml_tensor* parameters = ggml.ggml_new_tensor_1d(ctx, GGML_TYPE_F32, 7);
+  ggml.ggml_set_input(parameters);
+  for (const auto& [weight, tensors] : optimizer) {
+    ggml_tensor* clipped = ggml.ggml_div(ctx, tensors.gradient, divisor);
+    ggml.ggml_build_forward_expand(
+        graph, ggml.ggml_opt_step_adamw(ctx, const_cast<ggml_tensor*>(weight), clipped, tensors.firstMoment, tensors.secondMoment, parameters));
+  }
+  if (!ggml.ggml_gallocr_alloc_graph(stepAllocator, graph)) throw std::runtime_error("the backend could not allocate the optimizer step's buffer");
+  compute(nodeRange(ggml, ctx, graph, 0, normNodes, size));
+  float squared = 0;
+  ggml.ggml_backend_tensor_get(squaredNorm, &squared, 0, sizeof(float));
+  const double norm = std::sqrt(static_cast<double>(squared));
+  if (!std::isfinite(norm)) {
+    ggml.ggml_backend_buffer_clear(gradientBuffer, 0);
+    return {norm, false};
+  }
+  const double step = static_cast<double>(settings.step);
+  // ggml's AdamW: w ← w·(1 − α·λ) − α·m̂/(√v̂ + ε), m̂ = m·beta1h, v̂ = v·beta2h.
+  const float values[7] = {settings.learningRate,
+                           settings.beta1,
+                           settings.beta2,
+                           settings.epsilon,
+                           settings.weightDecay,
+                           static_cast<float>(1.0 / (1.0 - std::pow(static_cast<double>(settings.beta1), step))),
+                           static_cast<float>(1.0 / (1.0 - std::pow(static_cast<double>(settings.beta2), step)))};
+  ggml.ggml_backend_tensor_set(parameters, values, 0, sizeof(values));
+  compute(nodeRange(ggml, ctx, graph, normNodes, ggml.ggml_graph_n_nodes(graph), size));
+  ggml.ggml_backend_buffer_clear(gradientBuffer, 0);
+  return {norm, true};
+}
+
+void GgmlPolicy::clearGradients() {
+  std::lock_guard<std::mutex> lock(mutex);
+  dropPending();
+  if (gradientBuffer != nullptr) ggml.ggml_backend_buffer_clear(gradientBuffer, 0);
+}
+
+std::vector<GgmlTensorInfo> GgmlPolicy::tensors() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  std::vector<GgmlTensorInfo> infos;
+  for (const ggml_tensor* tensor : weights.all) {
+    GgmlTensorInfo info{tensor->name, {}, ggml.ggml_type_name(tensor->type), optimizer.count(tensor) > 0};
+    for (int dimension = 0; dimension < GGML_MAX_DIMS; dimension++) {
+      if (dimension < 2 || tensor->ne[dimension] != 1) info.shape.push_back(tensor->ne[dimension]);
+    }
+    if (info.shape.size() == 2 && info.shape[1] == 1) info.shape.pop_back();
+    infos.push_back(info);
+  }
+  return infos;
+}
+
+ggml_tensor* GgmlPolicy::find(const std::string& name, GgmlTensorKind kind) const {
+  for (ggml_tensor* tensor : weights.all) {
+    if (name != tensor->name) continue;
+    if (kind == GgmlTensorKind::weight) {
+      if (tensor->type != GGML_TYPE_F32) throw std::invalid_argument(name + " is " + ggml.ggml_type_name(tensor->type) + "; only f32 tensors are read and written");
+      return tensor;
+    }
+    const auto found = optimizer.find(tensor);
+    if (found == optimizer.end()) throw std::invalid_argument(name + " is not trained, so it has no gradient or moments");
+    if (kind == GgmlTensorKind::gradient) return found->second.gradient;
+    return kind == GgmlTensorKind::firstMoment ? found->second.firstMoment : found->second.secondMoment;
+  }
+  throw std::invalid_argument("the model has no tensor " + name);
+}
+
+std::vector<float> GgmlPolicy::read(const std::string& name, GgmlTensorKind kind) {
+  std::lock_guard<std::mutex> lock(mutex);
+  return readAll(ggml, find(name, kind));
+}
+
+void GgmlPolicy::write(const std::string& name, GgmlTensorKind kind, const std::vector<float>& values) {
+  std::lock_guard<std::mutex> lock(mutex);
+  ggml_tensor* tensor = find(name, kind);
+  if (static_cast<int64_t>(values.size()) != ggml.ggml_nelements(tensor)) {
+    throw std::invalid_argument(name + ": expected " + std::to_string(ggml.ggml_nelements(tensor)) + " values, got " + std::to_string(values.size()));
+  }
+  ggml.ggml_backend_tensor_set(tensor, values.data(), 0, values.size() * sizeof(float));
+}
+
+size_t GgmlPolicy::bytes() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  size_t total = ggml.ggml_backend_buffer_get_size(weights.buffer);
+  if (gradientBuffer != nullptr) total += ggml.ggml_backend_buffer_get_size(gradientBuffer) + ggml.ggml_backend_buffer_get_size(momentBuffer);
+  return total + ggml.ggml_gallocr_get_buffer_size(chunkAllocator, 0) + ggml.ggml_gallocr_get_buffer_size(stepAllocator, 0);
+}

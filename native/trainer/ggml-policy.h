@@ -1,0 +1,108 @@
+// A llama/qwen2 policy on ggml: forward passes over packed chunks, the
+// backward pass of a loss given per token as ∂loss/∂logprob and ∂loss/∂entropy,
+// gradient accumulation over chunks, and AdamW (its moments owned here,
+// global-norm clipping in the graph). No N-API in here: ggml-policy-object
+// wraps it for JavaScript.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "ggml-forward-graph.h"
+#include "ggml-policy-configuration.h"
+#include "ggml-policy-weights.h"
+
+struct GgmlForwardOutputs {
+  std::vector<float> logprobs;
+  /** Empty unless asked for. */
+  std::vector<float> entropy;
+};
+
+/** One AdamW step; the same update as trainers/optimizer/adamw.ts. */
+struct GgmlAdamWStep {
+  float learningRate;
+  float beta1;
+  float beta2;
+  float epsilon;
+  float weightDecay;
+  /** Gradients are scaled by min(1, maxGradientNorm / (‖g‖ + 1e-6)) first, as clipGradientNorm does. */
+  float maxGradientNorm;
+  /** Steps taken including this one: the bias corrections use β^step. */
+  int64_t step;
+};
+
+struct GgmlStepResult {
+  /** Global L2 norm of the accumulated gradients before clipping. */
+  double gradientNorm;
+  /** False when the norm was not finite: nothing changed. */
+  bool applied;
+};
+
+struct GgmlTensorInfo {
+  std::string name;
+  std::vector<int64_t> shape;
+  std::string type;
+  bool trainable;
+};
+
+/** Which of a weight's tensors: the weight, its accumulated gradient, or AdamW's first and second moments. */
+enum class GgmlTensorKind { weight, gradient, firstMoment, secondMoment };
+
+class GgmlPolicy {
+ public:
+  /** Loads and checks the model (std::invalid_argument for what the caller can fix). */
+  explicit GgmlPolicy(GgmlPolicyConfiguration configuration);
+  ~GgmlPolicy();
+  GgmlPolicy(const GgmlPolicy&) = delete;
+  GgmlPolicy& operator=(const GgmlPolicy&) = delete;
+
+  /**
+   * Log-probabilities (and entropies) of the chunk's targets. With
+   * `gradients`, the graph and its activations stay until `backward`, which
+   * must come next (another forward drops them).
+   */
+  GgmlForwardOutputs forward(const GgmlChunk& chunk, bool entropy, bool gradients);
+  /** Adds the gradient of Σ ∂L/∂logprob·logprob + ∂L/∂H·H (the loss's own gradient) to the accumulators. */
+  void backward(const std::vector<float>& logprobGradients, const std::vector<float>& entropyGradients);
+  /** Clips and applies the accumulated gradients, then clears them. */
+  GgmlStepResult step(const GgmlAdamWStep& settings);
+  void clearGradients();
+
+  std::vector<GgmlTensorInfo> tensors() const;
+  std::vector<float> read(const std::string& name, GgmlTensorKind kind);
+  void write(const std::string& name, GgmlTensorKind kind, const std::vector<float>& values);
+  /** Bytes of the weights, the optimizer state and the largest compute buffer so far. */
+  size_t bytes() const;
+
+ private:
+  struct Pending;
+  struct OptimizerTensors {
+    ggml_tensor* gradient;
+    ggml_tensor* firstMoment;
+    ggml_tensor* secondMoment;
+  };
+
+  ggml_tensor* find(const std::string& name, GgmlTensorKind kind) const;
+  size_t graphSize() const;
+  void compute(ggml_cgraph* graph);
+  void dropPending();
+  /** Frees everything; safe on a partly constructed policy. */
+  void release();
+
+  const GgmlLibrary& ggml;
+  const GgmlPolicyConfiguration configuration;
+  ggml_backend_t backend = nullptr;
+  GgmlPolicyWeights weights;
+  ggml_context* gradientContext = nullptr;
+  ggml_context* momentContext = nullptr;
+  ggml_backend_buffer_t gradientBuffer = nullptr;
+  ggml_backend_buffer_t momentBuffer = nullptr;
+  std::map<const ggml_tensor*, OptimizerTensors> optimizer;
+  ggml_gallocr_t chunkAllocator = nullptr;
+  ggml_gallocr_t stepAllocator = nullptr;
+  std::unique_ptr<Pending> pending;
+  mutable std::mutex mutex;
+};

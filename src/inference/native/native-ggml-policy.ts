@@ -1,0 +1,135 @@
+import { InvalidInputError, NativeEngineDisposedError, NativeEngineError } from "../../core/errors.js";
+import type { AddonErrorCode, AddonGgmlPolicy, AddonGgmlPolicyOptions, AddonGgmlTensorKind } from "./AddonTypes.js";
+import { loadNativeAddon } from "./load-native-addon.js";
+
+/** What a native ggml policy is loaded with: the forward graph's shape, the file, and whether it trains. */
+export type NativeGgmlPolicyOptions = AddonGgmlPolicyOptions;
+
+/** One packed row of sequences (see `packGgmlChunks`). */
+export interface NativeGgmlChunk {
+  tokens: Int32Array;
+  sequenceLengths: Int32Array;
+  targetRows: Int32Array;
+  targetTokens: Int32Array;
+  temperatures: Float32Array;
+}
+
+export type NativeGgmlTensorKind = AddonGgmlTensorKind;
+
+export interface NativeGgmlTensor {
+  name: string;
+  /** Innermost first, as GGUF lists them. */
+  shape: number[];
+  /** ggml's type name: f32, f16, q8_0, … */
+  type: string;
+  trainable: boolean;
+}
+
+export interface NativeGgmlStepSettings {
+  learningRate: number;
+  beta1: number;
+  beta2: number;
+  epsilon: number;
+  weightDecay: number;
+  maxGradientNorm: number;
+  /** Optimizer steps including this one. */
+  step: number;
+}
+
+/**
+ * The native addon's ggml policy, behind selfplay's errors. Calls are
+ * serialised by the caller: forward (with gradients) then backward, chunk by
+ * chunk, then step.
+ */
+export class NativeGgmlPolicy {
+  private disposed = false;
+
+  private constructor(private readonly policy: AddonGgmlPolicy) {}
+
+  /** The policy, or the reason the addon cannot provide one (not built, another llama.cpp release). */
+  static async load(options: NativeGgmlPolicyOptions): Promise<{ policy: NativeGgmlPolicy; reason?: undefined } | { policy: undefined; reason: string }> {
+    const { binding, reason } = await loadNativeAddon(false);
+    if (binding === undefined) return { policy: undefined, reason };
+    try {
+      return { policy: new NativeGgmlPolicy(await binding.loadGgmlPolicy(options)) };
+    } catch (error) {
+      throw toSelfplayError(error);
+    }
+  }
+
+  forward(chunk: NativeGgmlChunk, options: { entropy: boolean; gradients: boolean }): Promise<{ logprobs: Float32Array; entropy: Float32Array | undefined }> {
+    return this.call(() => this.policy.forward(chunk, options));
+  }
+
+  backward(logprobGradients: Float32Array, entropyGradients?: Float32Array): Promise<void> {
+    return this.call(() => this.policy.backward(logprobGradients, entropyGradients));
+  }
+
+  step(settings: NativeGgmlStepSettings): Promise<{ gradientNorm: number; applied: boolean }> {
+    return this.call(() => this.policy.step(settings));
+  }
+
+  clearGradients(): void {
+    this.callSync(() => this.policy.clearGradients());
+  }
+
+  tensors(): NativeGgmlTensor[] {
+    return this.callSync(() => this.policy.tensors());
+  }
+
+  readTensor(name: string, kind: NativeGgmlTensorKind): Float32Array {
+    return this.callSync(() => this.policy.readTensor(name, kind));
+  }
+
+  writeTensor(name: string, kind: NativeGgmlTensorKind, values: Float32Array): void {
+    this.callSync(() => this.policy.writeTensor(name, kind, values));
+  }
+
+  /** Bytes held natively: weights, optimizer state and the largest compute buffers so far. */
+  get bytes(): number {
+    return this.callSync(() => this.policy.bytes());
+  }
+
+  /** Frees the weights and optimizer state. Idempotent. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await this.policy.dispose();
+  }
+
+  private async call<T>(action: () => Promise<T>): Promise<T> {
+    if (this.disposed) throw new NativeEngineDisposedError("the ggml policy was disposed");
+    try {
+      return await action();
+    } catch (error) {
+      throw toSelfplayError(error);
+    }
+  }
+
+  private callSync<T>(action: () => T): T {
+    if (this.disposed) throw new NativeEngineDisposedError("the ggml policy was disposed");
+    try {
+      return action();
+    } catch (error) {
+      throw toSelfplayError(error);
+    }
+  }
+}
+
+/** The addon's coded errors as selfplay's named ones; its argument errors read `<field>: expected <what>`. */
+function toSelfplayError(error: unknown): Error {
+  if (!(error instanceof Error)) return new NativeEngineError(String(error));
+  switch ((error as Error & { code?: AddonErrorCode }).code) {
+    case "SELFPLAY_INVALID_ARGUMENT": {
+      const match = /^(\S+): expected (.*)$/s.exec(error.message);
+      return match ? new InvalidInputError(match[1] as string, match[2] as string) : new InvalidInputError("model", error.message);
+    }
+    case "SELFPLAY_DISPOSED":
+      return new NativeEngineDisposedError(error.message, { cause: error });
+    case "SELFPLAY_LOAD_FAILED":
+    case "SELFPLAY_GENERATION_FAILED":
+      return new NativeEngineError(error.message, { cause: error });
+    default:
+      return error;
+  }
+}

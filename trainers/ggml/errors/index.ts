@@ -1,0 +1,1 @@
+export { GgmlTrainerUnavailableError } from "./ggml-trainer-unavailable-error.js";

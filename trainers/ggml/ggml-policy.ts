@@ -1,0 +1,121 @@
+import { z } from "zod";
+import { parseInput } from "../../src/core/parse-input.js";
+import { GgufReader } from "../../src/gguf/gguf-reader.js";
+import { NativeGgmlPolicy, type NativeGgmlTensor } from "../../src/inference/native/native-ggml-policy.js";
+import type { ScoredSequence } from "../policy/pack-sequences.js";
+import type { PolicyConfiguration } from "../policy/policy-configuration.js";
+import { readPolicyConfiguration } from "../policy/read-policy-configuration.js";
+import { GgmlTrainerUnavailableError } from "./errors/index.js";
+import { packGgmlChunks } from "./pack-ggml-chunks.js";
+
+export const GgmlPolicyOptionsSchema = z.strictObject({
+  /** GGUF model, llama or qwen2. Trainable policies need f32 weights; forward-only ones read f16, bf16, q4_0–q8_0 and k-quants too. */
+  modelPath: z.string().min(1),
+  /** Every weight is trained (f32 gradient and AdamW moments are allocated); false: scoring only. Default false. */
+  trainable: z.boolean().default(false),
+  /** CPU threads of ggml's backend. Default 1. */
+  threads: z.number().int().min(1).default(1),
+  /**
+   * Tokens per packed row (one graph): attention is quadratic in it, so it
+   * bounds the compute buffer. A longer sequence gets a row of its own. Default 1024.
+   */
+  maxChunkTokens: z.number().int().min(1).default(1024),
+});
+export type GgmlPolicyOptions = z.input<typeof GgmlPolicyOptionsSchema>;
+
+/** ∂loss/∂logprob (and ∂loss/∂entropy) of one chunk's targets, given their values. */
+export type LossDerivatives = (outputs: { logprobs: Float32Array; entropy: Float32Array | undefined; firstTarget: number }) => {
+  logprobs: Float32Array;
+  entropy?: Float32Array;
+};
+
+/**
+ * A llama or qwen2 model on llama.cpp's own ggml (the native addon): forward
+ * passes whose logprobs agree with the engine's, and training through
+ * `accumulateGradients` + `step`. Sequences are packed into rows of
+ * `maxChunkTokens` (no padding); outputs come back in input order.
+ */
+export class GgmlPolicy {
+  private constructor(
+    readonly modelPath: string,
+    readonly configuration: PolicyConfiguration,
+    readonly native: NativeGgmlPolicy,
+    readonly maxChunkTokens: number,
+  ) {}
+
+  static async load(options: GgmlPolicyOptions): Promise<GgmlPolicy> {
+    const { modelPath, trainable, threads, maxChunkTokens } = parseInput(GgmlPolicyOptionsSchema, options);
+    const reader = await GgufReader.open(modelPath);
+    let configuration: PolicyConfiguration;
+    try {
+      configuration = readPolicyConfiguration(reader);
+    } finally {
+      await reader.close();
+    }
+    const { architecture: _architecture, ...shape } = configuration;
+    const { policy, reason } = await NativeGgmlPolicy.load({ ...shape, modelPath, trainable, threads });
+    if (policy === undefined) throw new GgmlTrainerUnavailableError(reason);
+    return new GgmlPolicy(modelPath, configuration, policy, maxChunkTokens);
+  }
+
+  /** The model's tensors as loaded (name, shape innermost first, ggml type, trainable). */
+  get tensors(): NativeGgmlTensor[] {
+    return this.native.tensors();
+  }
+
+  /** Log-probabilities of every sequence's completion tokens at its temperature, as the engine records them. */
+  async logprobsBatch(sequences: readonly ScoredSequence[]): Promise<Float64Array[]> {
+    const flat = await this.forwardAll(sequences, { entropy: false });
+    return splitBySequence(sequences, flat.logprobs);
+  }
+
+  /**
+   * Forward and backward passes over `sequences`, chunk by chunk, adding the
+   * gradient of the loss to the accumulators. `derivatives` receives each
+   * chunk's logprobs (and entropies) with the flat index of its first target
+   * and returns the loss's derivatives with respect to them. Returns every
+   * target's logprob and entropy, flat in input order.
+   */
+  async accumulateGradients(
+    sequences: readonly ScoredSequence[],
+    options: { entropy: boolean },
+    derivatives: LossDerivatives,
+  ): Promise<{ logprobs: Float32Array; entropy: Float32Array | undefined }> {
+    return this.forwardAll(sequences, options, derivatives);
+  }
+
+  async dispose(): Promise<void> {
+    await this.native.dispose();
+  }
+
+  private async forwardAll(
+    sequences: readonly ScoredSequence[],
+    options: { entropy: boolean },
+    derivatives?: LossDerivatives,
+  ): Promise<{ logprobs: Float32Array; entropy: Float32Array | undefined }> {
+    const total = sequences.reduce((sum, sequence) => sum + sequence.completionTokenIds.length, 0);
+    const logprobs = new Float32Array(total);
+    const entropy = options.entropy ? new Float32Array(total) : undefined;
+    let firstTarget = 0;
+    for (const { chunk } of packGgmlChunks(sequences, this.configuration.vocabularySize, this.maxChunkTokens)) {
+      const outputs = await this.native.forward(chunk, { entropy: options.entropy, gradients: derivatives !== undefined });
+      logprobs.set(outputs.logprobs, firstTarget);
+      if (entropy && outputs.entropy) entropy.set(outputs.entropy, firstTarget);
+      if (derivatives) {
+        const gradients = derivatives({ ...outputs, firstTarget });
+        await this.native.backward(gradients.logprobs, gradients.entropy);
+      }
+      firstTarget += chunk.targetRows.length;
+    }
+    return { logprobs, entropy };
+  }
+}
+
+function splitBySequence(sequences: readonly ScoredSequence[], flat: Float32Array): Float64Array[] {
+  let offset = 0;
+  return sequences.map((sequence) => {
+    const part = Float64Array.from(flat.subarray(offset, offset + sequence.completionTokenIds.length));
+    offset += sequence.completionTokenIds.length;
+    return part;
+  });
+}
