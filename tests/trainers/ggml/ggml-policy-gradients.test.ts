@@ -1,0 +1,143 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as tf from "@tensorflow/tfjs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
+import { GgmlPolicy } from "../../../trainers/ggml/ggml-policy.js";
+import { Policy } from "../../../trainers/policy/policy.js";
+import { transpose } from "../../../trainers/sync/export-policy-model.js";
+
+const SEQUENCES = [
+  { promptTokenIds: [1, 72, 105], completionTokenIds: [33, 200, 14, 77, 250, 6], temperature: 0.7 },
+  { promptTokenIds: [1, 40, 41, 42, 43], completionTokenIds: [44, 45, 46], temperature: 1 },
+  { promptTokenIds: [9], completionTokenIds: [120, 121], temperature: 1.3 },
+];
+const TARGETS = SEQUENCES.reduce((sum, sequence) => sum + sequence.completionTokenIds.length, 0);
+// The loss: Σ c·logprob + Σ d·entropy with fixed mixed-sign weights, as a policy loss's derivatives look.
+const C = Float32Array.from({ length: TARGETS }, (_, index) => Math.sin(1 + 3 * index));
+const D = Float32Array.from({ length: TARGETS }, (_, index) => 0.5 * Math.cos(2 + 5 * index));
+
+let folder: string;
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), "selfplay-ggml-gradients-"));
+});
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+async function lossOf(policy: GgmlPolicy): Promise<number> {
+  const outputs = await policy.native.forward(chunkOf(policy), { entropy: true, gradients: false });
+  let loss = 0;
+  for (let index = 0; index < TARGETS; index++) loss += C[index]! * outputs.logprobs[index]! + D[index]! * outputs.entropy![index]!;
+  return loss;
+}
+
+/** Every trainable tensor's gradient of the loss, by ggml's backward pass. */
+async function ggmlGradients(policy: GgmlPolicy): Promise<Map<string, Float32Array>> {
+  policy.native.clearGradients();
+  await policy.accumulateGradients(SEQUENCES, { entropy: true }, ({ logprobs, firstTarget }) => ({
+    logprobs: C.slice(firstTarget, firstTarget + logprobs.length),
+    entropy: D.slice(firstTarget, firstTarget + logprobs.length),
+  }));
+  const gradients = new Map<string, Float32Array>();
+  for (const tensor of policy.tensors.filter((tensor) => tensor.trainable)) gradients.set(tensor.name, policy.native.readTensor(tensor.name, "gradient"));
+  return gradients;
+}
+
+function chunkOf(policy: GgmlPolicy) {
+  // All three sequences fit one row at the default chunk size.
+  const tokens = SEQUENCES.flatMap((sequence) => [...sequence.promptTokenIds, ...sequence.completionTokenIds.slice(0, -1)]);
+  let row = 0;
+  const targetRows: number[] = [];
+  for (const sequence of SEQUENCES) {
+    sequence.completionTokenIds.forEach((_, position) => targetRows.push(row + sequence.promptTokenIds.length - 1 + position));
+    row += sequence.promptTokenIds.length + sequence.completionTokenIds.length - 1;
+  }
+  void policy;
+  return {
+    tokens: Int32Array.from(tokens),
+    sequenceLengths: Int32Array.from(SEQUENCES.map((sequence) => sequence.promptTokenIds.length + sequence.completionTokenIds.length - 1)),
+    targetRows: Int32Array.from(targetRows),
+    targetTokens: Int32Array.from(SEQUENCES.flatMap((sequence) => sequence.completionTokenIds)),
+    temperatures: Float32Array.from(SEQUENCES.flatMap((sequence) => sequence.completionTokenIds.map(() => sequence.temperature))),
+  };
+}
+
+const norm = (values: Float32Array) => Math.sqrt(values.reduce((sum, value) => sum + value * value, 0));
+
+describe.each(["llama", "qwen2"] as const)("ggml gradients (%s, tiny, f32)", (architecture) => {
+  let modelPath: string;
+  let policy: GgmlPolicy;
+  let gradients: Map<string, Float32Array>;
+  beforeAll(async () => {
+    modelPath = (await createRandomModel({ path: join(folder, `${architecture}.gguf`), preset: "tiny", architecture, seed: 3, untiedOutput: architecture === "qwen2" })).path;
+    policy = await GgmlPolicy.load({ modelPath, trainable: true });
+    gradients = await ggmlGradients(policy);
+  });
+  afterAll(async () => {
+    await policy.dispose();
+  });
+
+  it("match central differences (ε = 1e-3) along the whole gradient within 1e-3 relative", async () => {
+    const epsilon = 1e-3;
+    const length = Math.sqrt([...gradients.values()].reduce((sum, gradient) => sum + norm(gradient) ** 2, 0));
+    const originals = new Map([...gradients.keys()].map((name) => [name, policy.native.readTensor(name, "weight")]));
+    const lossAt = async (sign: number) => {
+      for (const [name, gradient] of gradients) {
+        const original = originals.get(name)!;
+        policy.native.writeTensor(name, "weight", Float32Array.from(original, (value, index) => value + (sign * epsilon * gradient[index]!) / length));
+      }
+      return lossOf(policy);
+    };
+    const plus = await lossAt(1);
+    const minus = await lossAt(-1);
+    for (const [name, original] of originals) policy.native.writeTensor(name, "weight", original);
+    // The directional derivative along g/‖g‖ is ‖g‖.
+    expect(Math.abs((plus - minus) / (2 * epsilon) - length) / length).toBeLessThan(1e-3);
+  });
+
+  it("match central differences (ε = 1e-3) along each tensor's own gradient", async () => {
+    const epsilon = 1e-3;
+    // f32 rounding of a loss near 2 (~2e-7 each side) divided by 2ε: about 2e-4, and the
+    // quotient's own O(ε²) error on top. Below this floor a difference quotient says nothing;
+    // the small tensors (qwen2's key bias, the q projections) are checked by the tfjs cosine.
+    const floor = 5e-4;
+    for (const [name, gradient] of gradients) {
+      const length = norm(gradient);
+      const original = policy.native.readTensor(name, "weight");
+      const shifted = (sign: number) => Float32Array.from(original, (value, index) => value + (sign * epsilon * gradient[index]!) / (length || 1));
+      policy.native.writeTensor(name, "weight", shifted(1));
+      const plus = await lossOf(policy);
+      policy.native.writeTensor(name, "weight", shifted(-1));
+      const minus = await lossOf(policy);
+      policy.native.writeTensor(name, "weight", original);
+      expect(Math.abs((plus - minus) / (2 * epsilon) - length), name).toBeLessThanOrEqual(1e-3 * length + floor);
+    }
+  });
+
+  it("match the tfjs trainer's gradients on the same batch: cosine ≥ 0.9999 per tensor", async () => {
+    const reference = await Policy.load({ modelPath });
+    try {
+      const variables = reference.trainableVariables;
+      const { grads } = tf.variableGrads(() => {
+        const outputs = reference.completionOutputs(SEQUENCES, { entropy: true });
+        return tf.add(tf.sum(tf.mul(outputs.logprobs, tf.tensor1d(C))), tf.sum(tf.mul(outputs.entropy!, tf.tensor1d(D)))) as tf.Scalar;
+      }, variables);
+      let compared = 0;
+      for (const [name, variable] of reference.variables) {
+        const ours = gradients.get(name);
+        if (!variable.trainable || ours === undefined) continue;
+        let theirs = grads[variable.name]!.dataSync() as Float32Array;
+        // tfjs keeps linear weights transposed ([in, out]); ggml as GGUF stores them.
+        if (variable.shape.length === 2 && name !== "token_embd.weight") theirs = transpose(theirs, variable.shape[0]!, variable.shape[1]!);
+        const cosine = ours.reduce((sum, value, index) => sum + value * theirs[index]!, 0) / (norm(ours) * norm(theirs));
+        expect(cosine, name).toBeGreaterThanOrEqual(0.9999);
+        compared++;
+      }
+      expect(compared).toBe(gradients.size);
+    } finally {
+      reference.dispose();
+    }
+  });
+});
