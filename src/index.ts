@@ -117,7 +117,7 @@ export { ExactMatchVerifier, type ExactMatchVerifierOptions } from "./core/verif
 export { LLMJudgeVerifier, type LLMJudgeVerifierOptions, type JudgeParse } from "./core/verifiers/llm-judge-verifier.js";
 export {
   ZeroSumJudgeVerifier,
-  parseWinner,
+  zeroSumVerdictSchema,
   type ZeroSumJudgeVerifierOptions,
 } from "./core/verifiers/zero-sum-judge-verifier.js";
 export { MonteCarloVerifier, type MonteCarloVerifierOptions } from "./core/verifiers/monte-carlo-verifier.js";

@@ -27,6 +27,14 @@ export interface ArenaOptions {
   client: InferenceClient;
   /** Serves judge calls; defaults to `client`. Judge calls never become Steps. */
   judgeClient?: InferenceClient;
+  /**
+   * Roles served by a frozen policy instead of `client`, by role id (a frozen
+   * opponent: the base model or a checkpoint loaded beside the learner). Their
+   * Steps are recorded in rollouts but get no credit and never become
+   * TrainingRecords (counted in `stats.skippedSteps`). In-process only: not
+   * with `pool`.
+   */
+  roleClients?: Readonly<Record<string, InferenceClient>>;
   /** Run seed, an unsigned 32-bit integer: every random choice derives from it. */
   seed: number;
   /** Top-level episodes in flight at once (sub-episodes run inside their parent's slot). Default 16. */
@@ -77,6 +85,8 @@ export class Arena extends TypedEvents<ArenaEvents> {
   private readonly runtime: EpisodeRuntime;
   private readonly concurrency: number;
   private readonly pool: RolloutPool | undefined;
+  /** Roles bound to a frozen policy (`roleClients`): no credit, no records. */
+  private readonly frozenRoles: ReadonlySet<string>;
   /** generateRollouts calls still running: close() lets them finish. */
   private readonly batches = new Set<Promise<unknown>>();
   private nextEpisodeIndex = 0;
@@ -91,6 +101,8 @@ export class Arena extends TypedEvents<ArenaEvents> {
       throw new InvalidInputError("concurrency", "an integer ≥ 1", options.concurrency);
     }
     this.creditAssigner = options.creditAssigner ?? new RoleAwareCredit();
+    const roleClients = Object.entries(options.roleClients ?? {});
+    this.frozenRoles = new Set(roleClients.map(([roleId]) => roleId));
     this.runtime = {
       seed: seed.data,
       registry: this.registry,
@@ -98,10 +110,15 @@ export class Arena extends TypedEvents<ArenaEvents> {
       policyCapabilities: options.client.capabilities,
       judge: new ModelGateway(options.judgeClient ?? options.client, options.signal),
       judgeCapabilities: (options.judgeClient ?? options.client).capabilities,
+      roleModels: new Map(roleClients.map(([roleId, client]) => [roleId, { gateway: new ModelGateway(client, options.signal), capabilities: client.capabilities }])),
       samplerDefaults: { ...DEFAULT_SAMPLER, ...options.samplerDefaults },
       signal: options.signal,
     };
     const pool = parseInput(RolloutPoolOptionsSchema, options.pool ?? {}, { fieldName: (path) => `pool.${path.map(String).join(".")}` });
+    if (pool.workers > 0 && roleClients.length > 0) {
+      // Pool workers send every role's calls to the policy; a frozen role would silently play as the learner.
+      throw new InvalidInputError("pool.workers", "0 (in-process) when roles are bound to frozen policies (roleClients)", pool.workers);
+    }
     if (pool.workers > 0) {
       this.pool = new RolloutPool(pool, {
         ...this.runtime,
@@ -222,7 +239,8 @@ export class Arena extends TypedEvents<ArenaEvents> {
 
   /**
    * Maps rewards to advantages with the credit assigner. One assignment per
-   * (scored rollout, role with Steps in it), sub-episodes included.
+   * (scored rollout, role with Steps in it), sub-episodes included; roles
+   * bound to a frozen policy get none.
    */
   assignCredit(results: readonly GenerateResult[]): CreditAssignment[] {
     const samples: CreditSample[] = [];
@@ -230,7 +248,7 @@ export class Arena extends TypedEvents<ArenaEvents> {
       if (result.outcome.status !== "scored") continue;
       const actors = new Set(result.rollout.steps.map((step) => step.roleId));
       for (const [roleId, reward] of Object.entries(result.rewards)) {
-        if (actors.has(roleId)) samples.push({ rolloutId: result.rollout.id, roleId, groupId: result.rollout.groupId, reward });
+        if (actors.has(roleId) && !this.frozenRoles.has(roleId)) samples.push({ rolloutId: result.rollout.id, roleId, groupId: result.rollout.groupId, reward });
       }
     }
     const advantages = this.creditAssigner.assign(samples);

@@ -7,7 +7,8 @@ import { walkResults } from "./walk-results.js";
 /**
  * Flattens scored rollouts into TrainingRecords: one per Step of a trainable
  * role that received credit. Failed rollouts contribute nothing; Steps of
- * frozen roles or without tokens are counted as skipped.
+ * untrainable roles, of roles without credit (bound to a frozen policy) or
+ * without tokens are counted as skipped.
  */
 export function buildTrainingBatch(
   registry: EpisodeRegistry,

@@ -29,6 +29,8 @@ export interface EpisodeRuntime {
   readonly policyCapabilities: InferenceCapabilities;
   readonly judge: ModelGateway;
   readonly judgeCapabilities: InferenceCapabilities;
+  /** Roles served by a model of their own (a frozen opponent) instead of `policy`, by role id. */
+  readonly roleModels?: ReadonlyMap<string, { gateway: ModelGateway; capabilities: InferenceCapabilities }>;
   readonly samplerDefaults: Omit<SamplerSettings, "seed">;
   readonly signal: AbortSignal | undefined;
 }
@@ -113,8 +115,9 @@ function createContext(
         role.systemPrompt && messages[0]?.role !== "system"
           ? [{ role: "system", content: role.systemPrompt }, ...messages]
           : [...messages];
-      const request = buildRequest(runtime, prompt, { ...role.sampler, ...options?.sampler }, stream.uint32(), options);
-      const output = await runtime.policy.generate(request);
+      const model = runtime.roleModels?.get(roleId) ?? { gateway: runtime.policy, capabilities: runtime.policyCapabilities };
+      const request = buildRequest(runtime, model.capabilities, prompt, { ...role.sampler, ...options?.sampler }, stream.uint32(), options);
+      const output = await model.gateway.generate(request);
       const step = StepSchema.parse({
         roleId,
         prompt,
@@ -137,7 +140,8 @@ function createContext(
     random: (purpose) => deriveStream(runtime.seed, rolloutId, "purpose", purpose),
     callModel,
     callModelForObject: async (roleId, messages, schema, options = {}) => {
-      const constraint = runtime.policyCapabilities.jsonSchema ? jsonSchemaConstraint(schema, options.logitBias) : undefined;
+      const capabilities = runtime.roleModels?.get(roleId)?.capabilities ?? runtime.policyCapabilities;
+      const constraint = capabilities.jsonSchema ? jsonSchemaConstraint(schema, options.logitBias) : undefined;
       const { value, sample, attempts } = await sampleStructured({
         schema,
         maxAttempts: options.maxAttempts ?? DEFAULT_STRUCTURED_ATTEMPTS,
@@ -169,13 +173,13 @@ function createContext(
 
 function buildRequest(
   runtime: EpisodeRuntime,
+  capabilities: InferenceCapabilities,
   prompt: Messages,
   overrides: SamplerOverrides,
   seed: number,
   options: CallModelOptions | undefined,
 ): GenerationRequest {
   const constraint = options?.constraint ?? null;
-  const capabilities = runtime.policyCapabilities;
   if (constraint?.kind === "json-schema" && !capabilities.jsonSchema) {
     throw new InvalidInputError("constraint.kind", "a constraint the inference client supports (it has no JSON-schema support)", constraint.kind);
   }

@@ -134,7 +134,7 @@ describe("Arena.generateRollouts", () => {
 describe("judges are never Roles", () => {
   it("keeps judge calls out of Steps and out of the TrainingBatch, and counts them", async () => {
     const client = new ScriptedInferenceClient({
-      rules: [{ when: /^system: You judge/, reply: "WINNER: neg" }, ...scriptedDebateRules],
+      rules: [{ when: /^system: You judge/, reply: '{"winner": "neg"}' }, ...scriptedDebateRules],
     });
     const arena = new Arena({ client, seed: 3 }).register(
       new DebateEpisode({ rounds: 2 }),
@@ -166,7 +166,7 @@ describe("judges are never Roles", () => {
     expect(result?.outcome).toMatchObject({ status: "failed", error: { name: "UnknownRoleError" } });
   });
 
-  it("retries an unparsable judge within its budget, then fails the rollout and says why", async () => {
+  it("resamples an invalid verdict within its budget, then fails the rollout and says why", async () => {
     const client = new ScriptedInferenceClient({
       rules: [{ when: /^system: You judge/, reply: "Both were great." }, ...scriptedDebateRules],
     });
@@ -174,8 +174,8 @@ describe("judges are never Roles", () => {
     const [result] = await arena.generateRollouts([{ episodeType: "debate", artifact: { topic: "x" } }]);
     expect(result?.judgeCalls).toBe(3);
     expect(result?.rewards).toEqual({});
-    expect(result?.outcome).toMatchObject({ status: "failed", stage: "score", error: { name: "JudgeOutputError" } });
-    expect(result?.outcome.status === "failed" && result.outcome.error.message).toMatch(/after 3 attempt.*WINNER: aff/);
+    expect(result?.outcome).toMatchObject({ status: "failed", stage: "score", error: { name: "StructuredOutputError" } });
+    expect(result?.outcome.status === "failed" && result.outcome.error.message).toMatch(/in 3 attempt.*Both were great/);
   });
 });
 

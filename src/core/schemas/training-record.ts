@@ -32,7 +32,7 @@ export const TrainingBatchSchema = z.object({
   stats: z.object({
     rollouts: z.number().int().min(0),
     failedRollouts: z.number().int().min(0),
-    /** Steps left out because their role is not trainable or they carry no tokens. */
+    /** Steps left out because their role is not trainable, is served by a frozen policy (no credit), or they carry no tokens. */
     skippedSteps: z.number().int().min(0),
     completionTokens: z.number().int().min(0),
   }),

@@ -1,52 +1,57 @@
+import { z } from "zod";
 import type { Messages } from "../schemas/message.js";
 import type { Rollout } from "../schemas/rollout.js";
 import type { SamplerOverrides } from "../schemas/sampler-settings.js";
-import { LLMJudgeVerifier, type JudgeParse } from "./llm-judge-verifier.js";
 import { formatTranscript } from "./transcript.js";
 import type { ScoringContext, Verifier, VerifierOutput } from "./verifier.js";
 
 export interface ZeroSumJudgeVerifierOptions {
   roleA: string;
   roleB: string;
-  /** Builds the judge's conversation. Default: the transcript and a request for `WINNER: <role id>`. */
+  /** Builds the judge's conversation. Default: the transcript and a request for `{"winner": "<role id>"}`. */
   prompt?: (rollout: Rollout) => Messages;
+  /** Judge calls allowed before the rollout's scoring fails (StructuredOutputError). Default 3. */
   maxAttempts?: number;
+  /** Sampler of every attempt. Default greedy (temperature 0), at most 64 tokens. */
   sampler?: SamplerOverrides;
 }
 
-/** Reads `WINNER: <id>` from a judge reply; anything else is a parse error naming the allowed ids. */
-export function parseWinner(reply: string, roleA: string, roleB: string): JudgeParse {
-  const match = /winner\s*[:=]\s*\**\s*([A-Za-z0-9_.-]+)/i.exec(reply);
-  // Role ids may contain '.', so a sentence's final period is stripped rather than excluded by the pattern.
-  const named = match?.[1]?.replace(/[.]+$/, "").toLowerCase();
-  if (named === roleA.toLowerCase()) return { rewards: { [roleA]: 1, [roleB]: -1 }, verdict: roleA };
-  if (named === roleB.toLowerCase()) return { rewards: { [roleA]: -1, [roleB]: 1 }, verdict: roleB };
-  return { error: `expected "WINNER: ${roleA}" or "WINNER: ${roleB}"` };
+/**
+ * The verdict a zero-sum judge returns: `{"winner": roleA | roleB}`. The enum
+ * becomes a grammar on a client with JSON-schema support, so even a model
+ * that never learnt the format names one of the two roles.
+ */
+export function zeroSumVerdictSchema(roleA: string, roleB: string) {
+  return z.strictObject({ winner: z.enum([roleA, roleB]) });
 }
 
-/** A competitive judge: the winner gets +1 and the loser −1, so the rewards always sum to 0. */
+/**
+ * A competitive judge: the winner gets +1 and the loser −1, so the rewards
+ * always sum to 0. The verdict comes through the strict JSON path
+ * (`context.judgeObject`): constrained to the two role ids where the judge
+ * client supports JSON schemas, validated and resampled otherwise.
+ */
 export class ZeroSumJudgeVerifier implements Verifier {
-  private readonly judge: LLMJudgeVerifier;
+  private readonly schema: ReturnType<typeof zeroSumVerdictSchema>;
 
-  constructor(options: ZeroSumJudgeVerifierOptions) {
-    const { roleA, roleB } = options;
-    this.judge = new LLMJudgeVerifier({
-      prompt:
-        options.prompt ??
-        ((rollout) => [
-          {
-            role: "system",
-            content: `You judge a contest between "${roleA}" and "${roleB}". Reply with exactly one line: WINNER: ${roleA} or WINNER: ${roleB}.`,
-          },
-          { role: "user", content: formatTranscript(rollout) },
-        ]),
-      parse: (reply) => parseWinner(reply, roleA, roleB),
-      ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
-      ...(options.sampler === undefined ? {} : { sampler: options.sampler }),
-    });
+  constructor(private readonly options: ZeroSumJudgeVerifierOptions) {
+    this.schema = zeroSumVerdictSchema(options.roleA, options.roleB);
   }
 
-  score(rollout: Rollout, context: ScoringContext): Promise<VerifierOutput> {
-    return this.judge.score(rollout, context);
+  async score(rollout: Rollout, context: ScoringContext): Promise<VerifierOutput> {
+    const { roleA, roleB } = this.options;
+    const messages = this.options.prompt?.(rollout) ?? [
+      {
+        role: "system",
+        content: `You judge a contest between "${roleA}" and "${roleB}". Reply with JSON only: {"winner": "${roleA}"} or {"winner": "${roleB}"}.`,
+      },
+      { role: "user", content: formatTranscript(rollout) },
+    ];
+    const { value, attempts } = await context.judgeObject(messages, this.schema, {
+      sampler: { temperature: 0, maxTokens: 64, ...this.options.sampler },
+      maxAttempts: this.options.maxAttempts ?? 3,
+    });
+    const loser = value.winner === roleA ? roleB : roleA;
+    return { rewards: { [value.winner]: 1, [loser]: -1 }, details: { verdict: value.winner, judgeAttempts: attempts } };
   }
 }

@@ -13,7 +13,7 @@ export const scriptedDebateRules: readonly ScriptedRule[] = [
     when: /^system: You judge a contest/,
     reply: (_request, random) => {
       if (random.next() < 0.1) return "Both sides argued well.";
-      return `WINNER: ${random.next() < 0.5 ? "aff" : "neg"}`;
+      return JSON.stringify({ winner: random.next() < 0.5 ? "aff" : "neg" });
     },
   },
   { when: /^system: You argue FOR/, reply: (_request, random) => `I support the motion because ${random.pick(CLAIMS)}.` },
