@@ -3,6 +3,8 @@ import { pathToFileURL } from "node:url";
 import { InvalidInputError } from "../core/errors.js";
 import type { JsonValue } from "../core/json.js";
 import { createArithmeticEnvironment } from "./arithmetic/arithmetic-environment.js";
+import { createExactMatchEnvironment } from "./exact-match/exact-match-environment.js";
+import { createProposerSolverEnvironment } from "./proposer-solver/proposer-solver-environment.js";
 import type { Environment, EnvironmentFactory } from "./environment.js";
 import { EnvironmentShapeSchema } from "./environment-shape.js";
 import { EnvironmentModuleError } from "./errors/environment-module-error.js";
@@ -10,6 +12,8 @@ import { EnvironmentModuleError } from "./errors/environment-module-error.js";
 /** The environments selfplay ships, by the name `--env` takes. */
 export const BUILT_IN_ENVIRONMENTS: Readonly<Record<string, EnvironmentFactory>> = {
   arithmetic: createArithmeticEnvironment,
+  "proposer-solver": createProposerSolverEnvironment,
+  "exact-match": createExactMatchEnvironment,
 };
 
 /** The export a user's environment module provides: `createEnvironment(options) => Environment`. */
