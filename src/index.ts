@@ -161,6 +161,37 @@ export {
 export { WorkerEngineClient } from "./arena/pool/worker-engine-client.js";
 export { EpisodeModuleError, RolloutWorkerCrashedError, RolloutTimeoutError, RolloutPoolError } from "./core/errors.js";
 
+// Environments: what a task hands the training loop
+export type { Environment, EnvironmentClusters, EnvironmentEvaluation, ClusterStepOutcome, EnvironmentFactory } from "./environments/environment.js";
+export { loadEnvironment, BUILT_IN_ENVIRONMENTS, ENVIRONMENT_FACTORY_EXPORT } from "./environments/load-environment.js";
+export { EnvironmentModuleError } from "./environments/errors/index.js";
+export { createArithmeticEnvironment, ArithmeticEnvironmentOptionsSchema, type ArithmeticEnvironmentOptions } from "./environments/arithmetic/arithmetic-environment.js";
+export { createProposerSolverEnvironment, ProposerSolverEnvironmentOptionsSchema, type ProposerSolverEnvironmentOptions } from "./environments/proposer-solver/proposer-solver-environment.js";
+export { createExactMatchEnvironment, ExactMatchEnvironmentOptionsSchema, type ExactMatchEnvironmentOptions } from "./environments/exact-match/exact-match-environment.js";
+
+// Training: the loop, the Trainer interface and its backends
+export { train, type TrainOptions, type TrainResult } from "../trainers/train/train.js";
+export { TrainingConfigurationSchema, type TrainingConfiguration, type TrainingConfigurationInput } from "../trainers/train/training-configuration.js";
+export { TrainingCheckpointSchema, type TrainingCheckpoint, type TrainingEvaluation } from "../trainers/train/training-checkpoint.js";
+export { findTrainingCheckpoint } from "../trainers/train/training-checkpoint-files.js";
+export type { TrainingStepMetrics } from "../trainers/train/training-step-metrics.js";
+export type { Trainer, TrainerSync } from "../trainers/interface/trainer.js";
+export {
+  TrainerBackendSchema,
+  TrainerWeightsSchema,
+  TRAINER_CHECKPOINT_FILES,
+  TrainerCheckpointManifestSchema,
+  type TrainerBackend,
+  type TrainerWeights,
+  type TrainerCheckpointManifest,
+} from "../trainers/interface/trainer-checkpoint.js";
+export { TrainerOptionsSchema, TrainerLoraOptionsSchema, type TrainerOptions, type TrainerLoraOptions } from "../trainers/interface/trainer-options.js";
+export { createTrainer } from "../trainers/interface/create-trainer.js";
+export { defaultTrainerWeights } from "../trainers/interface/default-trainer-weights.js";
+export { TfjsTrainer } from "../trainers/tfjs/tfjs-trainer.js";
+export { TrainerConfigurationSchema, type TrainerConfiguration, type TrainerConfigurationInput } from "../trainers/rl/trainer-configuration.js";
+export type { UpdateMetrics } from "../trainers/rl/update-metrics.js";
+
 // Curriculum: the process reward model (PRM) and frontier-aware cluster selection
 export { PrmStateSchema, PrmExampleSchema, type PrmState, type PrmExample } from "./curriculum/prm/prm-state.js";
 export type { PrmScorer } from "./curriculum/prm/prm-scorer.js";
