@@ -1,3 +1,4 @@
+import { GgmlTrainer } from "../ggml/ggml-trainer.js";
 import { TfjsTrainer } from "../tfjs/tfjs-trainer.js";
 import type { Trainer } from "./trainer.js";
 import type { TrainerBackend } from "./trainer-checkpoint.js";
@@ -9,6 +10,6 @@ export async function createTrainer(backend: TrainerBackend, options: TrainerOpt
     case "tfjs":
       return TfjsTrainer.create(options);
     case "ggml":
-      throw new Error("the ggml trainer is not built yet: use --trainer tfjs");
+      return GgmlTrainer.create(options);
   }
 }

@@ -199,7 +199,7 @@ function requireValueHead(valueHead: ValueHead | undefined): ValueHead {
 }
 
 /** Indices 0..count−1 shuffled (Fisher–Yates with `random`) and cut into chunks of `size`. */
-function minibatches(count: number, size: number, random: () => number): number[][] {
+export function minibatches(count: number, size: number, random: () => number): number[][] {
   const order = Array.from({ length: count }, (_, index) => index);
   for (let index = count - 1; index > 0; index--) {
     const other = Math.floor(random() * (index + 1));

@@ -1,0 +1,162 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InvalidInputError } from "../../../src/core/errors.js";
+import type { TrainingBatch, TrainingRecord } from "../../../src/core/schemas/training-record.js";
+import { DEFAULT_SAMPLER } from "../../../src/core/schemas/sampler-settings.js";
+import { GgufReader } from "../../../src/gguf/gguf-reader.js";
+import { LlamaInferenceClient } from "../../../src/inference/llama/llama-inference-client.js";
+import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
+import { GgmlPolicy } from "../../../trainers/ggml/ggml-policy.js";
+import { GgmlTrainer } from "../../../trainers/ggml/ggml-trainer.js";
+import { TfjsTrainer } from "../../../trainers/tfjs/tfjs-trainer.js";
+
+let folder: string;
+let modelPath: string;
+let batch: TrainingBatch;
+const CONFIGURATION = { algorithm: "grpo", epochs: 2, minibatchSize: 2, optimizer: { learningRate: 1e-3, weightDecay: 0 } } as const;
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), "selfplay-ggml-trainer-"));
+  modelPath = (await createRandomModel({ path: join(folder, "tiny.gguf"), preset: "tiny", architecture: "llama", seed: 12 })).path;
+  const client = await LlamaInferenceClient.create({ modelPath, sequences: 4 });
+  const outputs = await client.generate(
+    [0, 1, 2, 3].map((seed) => ({ messages: [{ role: "user" as const, content: "7+5=" }], sampler: { ...DEFAULT_SAMPLER, maxTokens: 6, seed }, constraint: null })),
+  );
+  await client.dispose();
+  // Two good answers (+1) and two bad ones (−1) in one group.
+  const records: TrainingRecord[] = outputs.map((output, index) => ({
+    rolloutId: `ep${index}`,
+    stepIndex: 0,
+    roleId: "solver",
+    groupId: "g0",
+    promptTokenIds: Array.from(output.promptTokenIds),
+    completionTokenIds: Array.from(output.completionTokenIds),
+    logprobs: Array.from(output.completionLogprobs),
+    reward: index < 2 ? 1 : 0,
+    advantage: index < 2 ? 1 : -1,
+    sampler: { ...DEFAULT_SAMPLER, maxTokens: 6, seed: index },
+    constrained: false,
+    policyVersion: 0,
+  }));
+  batch = { batchIndex: 0, records, creditAssigner: "test", stats: { rollouts: 4, failedRollouts: 0, skippedSteps: 0, completionTokens: 24 } };
+});
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+const sequencesOf = (records: readonly TrainingRecord[]) =>
+  records.map((record) => ({ promptTokenIds: record.promptTokenIds, completionTokenIds: record.completionTokenIds, temperature: record.sampler.temperature }));
+const sums = (values: Float64Array[]) => values.map((sequence) => sequence.reduce((sum, value) => sum + value, 0));
+
+describe("GgmlTrainer", () => {
+  it("reports the same update metrics as the tfjs trainer on the same batch, and moves logprobs the advantages' way", async () => {
+    const ggml = await GgmlTrainer.create({ modelPath, syncDirectory: join(folder, "sync-a"), configuration: CONFIGURATION, seed: 4 });
+    const tfjs = await TfjsTrainer.create({ modelPath, syncDirectory: join(folder, "sync-b"), configuration: CONFIGURATION, seed: 4 });
+    try {
+      const ours = await ggml.update(batch);
+      const theirs = await tfjs.update(batch);
+      expect(ours).toMatchObject({ trainedRecords: 4, optimizerSteps: 4, skippedOptimizerSteps: 0, skippedUpdate: false, valueLoss: null });
+      for (const key of ["reward", "responseLength", "zeroAdvantageGroups", "trainedTokens"] as const) expect(ours[key], key).toBe(theirs[key]);
+      for (const key of ["entropy", "importanceWeight", "gradientNorm", "clipFraction"] as const) {
+        expect(Math.abs((ours[key] as number) - (theirs[key] as number)), key).toBeLessThan(2e-3 * Math.max(1, Math.abs(theirs[key] as number)));
+      }
+      expect(ours.mismatchKl).toBeLessThan(1e-8);
+      expect(ggml.updates).toBe(1);
+
+      const reread = await GgmlPolicy.load({ modelPath: await ggml.exportFinal(join(folder, "after.gguf")) });
+      const before = await GgmlPolicy.load({ modelPath });
+      const after = sums(await reread.logprobsBatch(sequencesOf(batch.records)));
+      const start = sums(await before.logprobsBatch(sequencesOf(batch.records)));
+      await reread.dispose();
+      await before.dispose();
+      expect(after[0]! - start[0]!).toBeGreaterThan(0);
+      expect(after[1]! - start[1]!).toBeGreaterThan(0);
+      expect(after[2]! - start[2]!).toBeLessThan(0);
+      expect(after[3]! - start[3]!).toBeLessThan(0);
+    } finally {
+      await ggml.dispose();
+      await tfjs.dispose();
+    }
+  });
+
+  it("restores its checkpoint exactly: the next update gives the same weights as an uninterrupted run", async () => {
+    const uninterrupted = await GgmlTrainer.create({ modelPath, syncDirectory: join(folder, "sync-c"), configuration: CONFIGURATION, seed: 9 });
+    const resumed = await GgmlTrainer.create({ modelPath, syncDirectory: join(folder, "sync-d"), configuration: CONFIGURATION, seed: 9 });
+    try {
+      await uninterrupted.update(batch);
+      const checkpoint = join(folder, "checkpoint");
+      await uninterrupted.saveCheckpoint(checkpoint);
+      await resumed.restoreCheckpoint(checkpoint);
+      expect(resumed.updates).toBe(1);
+      await uninterrupted.update(batch);
+      await resumed.update(batch);
+      const a = await GgufReader.open(await uninterrupted.exportFinal(join(folder, "a.gguf")));
+      const b = await GgufReader.open(await resumed.exportFinal(join(folder, "b.gguf")));
+      try {
+        for (const tensor of a.tensors) expect(await b.readTensor(tensor.name), tensor.name).toEqual(await a.readTensor(tensor.name));
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    } finally {
+      await uninterrupted.dispose();
+      await resumed.dispose();
+    }
+  });
+
+  it("writes checkpoints the tfjs trainer restores, moments in its layout", async () => {
+    const ggml = await GgmlTrainer.create({ modelPath, syncDirectory: join(folder, "sync-e"), configuration: CONFIGURATION, seed: 2 });
+    const tfjs = await TfjsTrainer.create({ modelPath, syncDirectory: join(folder, "sync-f"), configuration: CONFIGURATION, seed: 2 });
+    try {
+      await ggml.update(batch);
+      await ggml.saveCheckpoint(join(folder, "from-ggml"));
+      await tfjs.restoreCheckpoint(join(folder, "from-ggml"));
+      await tfjs.saveCheckpoint(join(folder, "from-tfjs"));
+      const written = await GgufReader.open(join(folder, "from-ggml", "optimizer.gguf"));
+      const rewritten = await GgufReader.open(join(folder, "from-tfjs", "optimizer.gguf"));
+      try {
+        expect(rewritten.metadata.get("selfplay.adamw.steps")).toEqual(written.metadata.get("selfplay.adamw.steps"));
+        for (const tensor of written.tensors) {
+          expect(rewritten.findTensor(tensor.name)?.dims, tensor.name).toEqual(tensor.dims);
+          expect(await rewritten.readTensor(tensor.name), tensor.name).toEqual(await written.readTensor(tensor.name));
+        }
+      } finally {
+        await written.close();
+        await rewritten.close();
+      }
+      // And back: the ggml trainer restores what tfjs wrote.
+      await ggml.restoreCheckpoint(join(folder, "from-tfjs"));
+      expect(ggml.updates).toBe(1);
+    } finally {
+      await ggml.dispose();
+      await tfjs.dispose();
+    }
+  });
+
+  it("syncs a full model the engine serves, with the trainer's logprobs", async () => {
+    const trainer = await GgmlTrainer.create({ modelPath, syncDirectory: join(folder, "sync-g"), configuration: CONFIGURATION, seed: 1 });
+    const client = await LlamaInferenceClient.create({ modelPath, sequences: 1, mode: "exact" });
+    try {
+      await trainer.update(batch);
+      const sync = await trainer.sync(client, 1);
+      expect(sync).toMatchObject({ format: "full", version: 1, path: join(folder, "sync-g", "policy-v1.gguf") });
+      const [output] = await client.generate([
+        { messages: [{ role: "user", content: "7+5=" }], sampler: { ...DEFAULT_SAMPLER, maxTokens: 8, seed: 3 }, constraint: null },
+      ]);
+      const synced = await GgmlPolicy.load({ modelPath: sync.path });
+      const [logprobs] = await synced.logprobsBatch([{ promptTokenIds: output!.promptTokenIds, completionTokenIds: output!.completionTokenIds, temperature: 1 }]);
+      await synced.dispose();
+      logprobs!.forEach((value, index) => expect(Math.abs(value - output!.completionLogprobs[index]!)).toBeLessThan(1e-5));
+    } finally {
+      await client.dispose();
+      await trainer.dispose();
+    }
+  });
+
+  it("refuses LoRA and ppo-critic, saying which backend does them", async () => {
+    await expect(GgmlTrainer.create({ modelPath, weights: "lora", syncDirectory: join(folder, "sync-h") })).rejects.toThrow(InvalidInputError);
+    await expect(GgmlTrainer.create({ modelPath, syncDirectory: join(folder, "sync-h"), configuration: { algorithm: "ppo-critic" } })).rejects.toThrow(/--trainer tfjs/);
+  });
+});

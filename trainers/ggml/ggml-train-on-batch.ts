@@ -1,0 +1,165 @@
+import { InvalidInputError } from "../../src/core/errors.js";
+import type { TrainingRecord } from "../../src/core/schemas/training-record.js";
+import { mismatchKl } from "../logprobs/mismatch-kl.js";
+import { aggregationWeights } from "../losses/aggregation-weights.js";
+import type { ScoredSequence } from "../policy/pack-sequences.js";
+import { concatenateArrays } from "../rl/concatenate-arrays.js";
+import { selectTrainableRecords, type SelectedRecords } from "../rl/select-trainable-records.js";
+import { minibatches } from "../rl/train-on-batch.js";
+import type { TrainerConfiguration } from "../rl/trainer-configuration.js";
+import type { UpdateMetrics } from "../rl/update-metrics.js";
+import { zeroAdvantageGroupShare } from "../rl/zero-advantage-share.js";
+import type { GgmlPolicy } from "./ggml-policy.js";
+import { policyLossDerivatives } from "./policy-loss-derivatives.js";
+
+export interface GgmlTrainOnBatchOptions {
+  policy: GgmlPolicy;
+  configuration: TrainerConfiguration;
+  /** The frozen reference of the KL penalty; needed when `loss.klCoefficient` > 0. */
+  reference?: GgmlPolicy;
+  /** AdamW's step count, advanced by each step taken (its bias corrections depend on it). */
+  optimizer: { steps: number };
+  /** Orders minibatches; seeded by the caller so a run replays exactly. */
+  random: () => number;
+}
+
+/**
+ * `trainOnBatch` on ggml: score the records with the policy as it is (π_old)
+ * and the reference, then `epochs` passes of minibatches, one AdamW step each.
+ * The loss is `policyLoss`, taken per token by `policyLossDerivatives`; the
+ * graph backpropagates its derivatives. Same selection, minibatch order,
+ * skipping rules and metrics as the tfjs update. `ppo-critic` (a value head)
+ * is not on ggml yet: GgmlTrainer refuses it when created.
+ */
+export async function ggmlTrainOnBatch(records: readonly TrainingRecord[], options: GgmlTrainOnBatchOptions): Promise<UpdateMetrics> {
+  const started = performance.now();
+  const { policy, configuration, reference } = options;
+  const zeroAdvantageIsInert = configuration.loss.klCoefficient === 0 && configuration.loss.entropyCoefficient === 0;
+  const selected = selectTrainableRecords(records, { dropZeroAdvantage: configuration.dropZeroAdvantage && zeroAdvantageIsInert });
+  const trained = selected.records;
+  if (trained.length === 0) return skippedUpdate(selected, started);
+  const sequences = trained.map(sequenceOf);
+
+  // Score: π_old (the trainer's own numbers, so the ratio starts at exactly 1) and π_ref.
+  const oldLogprobs = await policy.logprobsBatch(sequences);
+  let referenceLogprobs: Float64Array[] | undefined;
+  if (configuration.loss.klCoefficient > 0) {
+    if (!reference) throw new InvalidInputError("reference", "a frozen reference GgmlPolicy when loss.klCoefficient > 0");
+    referenceLogprobs = await reference.logprobsBatch(sequences);
+  }
+  const engineFlat = Float64Array.from(trained.flatMap((record) => record.logprobs));
+
+  // Update: epochs × shuffled minibatches, one optimizer step each.
+  const totals = { clipFraction: 0, gradientNorm: 0, kl: 0, entropy: 0, importance: 0, minibatches: 0, steps: 0, skippedSteps: 0 };
+  const epochs = configuration.algorithm === "reinforce" ? 1 : configuration.epochs;
+  const longest = Math.max(1, ...trained.map((record) => record.completionTokenIds.length));
+  const lossConfiguration = { ...configuration.loss, objective: configuration.algorithm === "reinforce" ? ("reinforce" as const) : ("clipped" as const) };
+  for (let epoch = 0; epoch < epochs; epoch++) {
+    for (const minibatch of minibatches(trained.length, configuration.minibatchSize, options.random)) {
+      const members = minibatch.map((index) => trained[index] as TrainingRecord);
+      const weights = aggregationWeights(members.map((record) => record.completionTokenIds.length), configuration.aggregation, configuration.aggregationLength ?? longest);
+      const pick = (values: readonly Float64Array[]) => Float64Array.from(minibatch.flatMap((index) => Array.from(values[index] as Float64Array)));
+      const constants = {
+        oldLogprobs: pick(oldLogprobs),
+        engineLogprobs: Float64Array.from(members.flatMap((record) => record.logprobs)),
+        advantages: Float64Array.from(members.flatMap((record) => record.completionTokenIds.map(() => record.advantage))),
+        weights,
+        referenceLogprobs: referenceLogprobs && pick(referenceLogprobs),
+      };
+      const parts = { loss: 0, clipFraction: 0, kl: 0, entropy: 0, importance: 0 };
+      await policy.accumulateGradients(members.map(sequenceOf), { entropy: true }, ({ logprobs, entropy, firstTarget }) => {
+        const end = firstTarget + logprobs.length;
+        const result = policyLossDerivatives(
+          {
+            logprobs,
+            entropy,
+            oldLogprobs: constants.oldLogprobs.subarray(firstTarget, end),
+            engineLogprobs: constants.engineLogprobs.subarray(firstTarget, end),
+            advantages: constants.advantages.subarray(firstTarget, end),
+            weights: constants.weights.subarray(firstTarget, end),
+            referenceLogprobs: constants.referenceLogprobs?.subarray(firstTarget, end),
+          },
+          lossConfiguration,
+        );
+        parts.loss += result.loss;
+        parts.clipFraction += result.clipFraction;
+        parts.kl += result.kl;
+        parts.entropy += result.entropy;
+        parts.importance += result.importanceWeightSum;
+        return { logprobs: result.logprobs, entropy: result.entropyGradients };
+      });
+      totals.minibatches++;
+      if (!Number.isFinite(parts.loss)) {
+        // A non-finite loss would poison every weight it touches: skip the step and count it.
+        policy.native.clearGradients();
+        totals.skippedSteps++;
+      } else {
+        const { optimizer, maxGradientNorm } = configuration;
+        const step = await policy.native.step({ ...optimizer, maxGradientNorm, step: options.optimizer.steps + 1 });
+        if (step.applied) {
+          options.optimizer.steps++;
+          totals.steps++;
+          totals.gradientNorm += step.gradientNorm;
+        } else {
+          totals.skippedSteps++;
+        }
+      }
+      totals.clipFraction += parts.clipFraction;
+      totals.kl += parts.kl;
+      totals.entropy += parts.entropy;
+      totals.importance += parts.importance / Math.max(weights.length, 1);
+    }
+  }
+
+  const trainedTokens = engineFlat.length;
+  const perMinibatch = (total: number) => total / Math.max(totals.minibatches, 1);
+  return {
+    reward: mean(trained.map((record) => record.reward)),
+    klToReference: perMinibatch(totals.kl),
+    entropy: perMinibatch(totals.entropy),
+    clipFraction: perMinibatch(totals.clipFraction),
+    gradientNorm: totals.gradientNorm / Math.max(totals.steps, 1),
+    responseLength: trainedTokens / trained.length,
+    zeroAdvantageGroups: zeroAdvantageGroupShare(trained),
+    mismatchKl: mismatchKl(engineFlat, concatenateArrays(oldLogprobs)),
+    importanceWeight: perMinibatch(totals.importance),
+    trainedRecords: trained.length,
+    trainedTokens,
+    skippedRecords: selected.skipped,
+    valueLoss: null,
+    skippedUpdate: false,
+    optimizerSteps: totals.steps,
+    skippedOptimizerSteps: totals.skippedSteps,
+    elapsedMs: performance.now() - started,
+  };
+}
+
+function skippedUpdate(selected: SelectedRecords, started: number): UpdateMetrics {
+  return {
+    reward: 0,
+    klToReference: 0,
+    entropy: null,
+    clipFraction: 0,
+    gradientNorm: 0,
+    responseLength: 0,
+    zeroAdvantageGroups: 0,
+    mismatchKl: 0,
+    importanceWeight: 1,
+    trainedRecords: 0,
+    trainedTokens: 0,
+    skippedRecords: selected.skipped,
+    valueLoss: null,
+    skippedUpdate: true,
+    optimizerSteps: 0,
+    skippedOptimizerSteps: 0,
+    elapsedMs: performance.now() - started,
+  };
+}
+
+function sequenceOf(record: TrainingRecord): ScoredSequence {
+  return { promptTokenIds: record.promptTokenIds, completionTokenIds: record.completionTokenIds, temperature: record.sampler.temperature };
+}
+
+function mean(values: readonly number[]): number {
+  return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
+}

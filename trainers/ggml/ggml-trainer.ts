@@ -1,0 +1,158 @@
+import { mkdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { InvalidInputError } from "../../src/core/errors.js";
+import type { InferenceClient } from "../../src/core/inference-client.js";
+import { parseInput } from "../../src/core/parse-input.js";
+import { GgufReader } from "../../src/gguf/gguf-reader.js";
+import { RandomStream, deriveStream } from "../../src/core/random/random-stream.js";
+import type { TrainingBatch } from "../../src/core/schemas/training-record.js";
+import { defaultTrainerWeights } from "../interface/default-trainer-weights.js";
+import type { Trainer, TrainerSync } from "../interface/trainer.js";
+import type { TrainerWeights } from "../interface/trainer-checkpoint.js";
+import { readTrainerManifest, trainerCheckpointPaths, writeTrainerManifest } from "../interface/trainer-checkpoint-files.js";
+import { TrainerOptionsSchema, type TrainerOptions } from "../interface/trainer-options.js";
+import type { TrainerConfiguration } from "../rl/trainer-configuration.js";
+import type { UpdateMetrics } from "../rl/update-metrics.js";
+import { exportGgmlModel } from "./export-ggml-model.js";
+import { GgmlPolicy } from "./ggml-policy.js";
+import { readGgmlOptimizerState, writeGgmlOptimizerState } from "./ggml-optimizer-state.js";
+import { ggmlTrainOnBatch } from "./ggml-train-on-batch.js";
+
+/** What a GgmlTrainer takes beyond every backend's options. */
+export interface GgmlTrainerOptions extends TrainerOptions {
+  /** CPU threads of ggml's backend. Default 1. */
+  threads?: number;
+  /** Tokens per packed row (one graph); bounds the compute buffer. Default 1024. */
+  maxChunkTokens?: number;
+}
+
+/**
+ * The ggml trainer behind the Trainer interface: the policy lives in the
+ * native addon on llama.cpp's own ggml, the update is `ggmlTrainOnBatch`
+ * (the tfjs trainer's losses, selection and metrics), AdamW's moments are ggml
+ * tensors, and checkpoints use the one format every backend reads. Trains
+ * every weight of an f32 model (`full`); LoRA over a frozen base is not on
+ * ggml yet.
+ */
+export class GgmlTrainer implements Trainer {
+  readonly backend = "ggml" as const;
+  private updatesDone = 0;
+  private readonly optimizer = { steps: 0 };
+
+  private constructor(
+    private policy: GgmlPolicy,
+    private reference: GgmlPolicy | undefined,
+    private minibatchRandom: RandomStream,
+    readonly modelPath: string,
+    readonly weights: TrainerWeights,
+    private readonly configuration: TrainerConfiguration,
+    private readonly syncDirectory: string,
+    private readonly policyOptions: { threads: number; maxChunkTokens: number },
+  ) {}
+
+  static async create(options: GgmlTrainerOptions): Promise<GgmlTrainer> {
+    const { threads = 1, maxChunkTokens = 1024, ...common } = options;
+    const parsed = parseInput(TrainerOptionsSchema, common);
+    const modelPath = resolve(parsed.modelPath);
+    const weights = parsed.weights ?? (await defaultTrainerWeights(modelPath));
+    if (weights === "lora") {
+      throw new InvalidInputError("weights", '"full" on the ggml trainer (LoRA over a frozen base is not on ggml yet: use --trainer tfjs for LoRA)', weights);
+    }
+    if (parsed.configuration.algorithm === "ppo-critic") {
+      throw new InvalidInputError("configuration.algorithm", 'reinforce, grpo or ppo on the ggml trainer (its value head is tfjs-only: use --trainer tfjs for "ppo-critic")', "ppo-critic");
+    }
+    await mkdir(parsed.syncDirectory, { recursive: true });
+    const policyOptions = { threads, maxChunkTokens };
+    const policy = await GgmlPolicy.load({ modelPath, trainable: true, ...policyOptions });
+    try {
+      const reference = parsed.configuration.loss.klCoefficient > 0 ? await GgmlPolicy.load({ modelPath, ...policyOptions }) : undefined;
+      return new GgmlTrainer(policy, reference, deriveStream(parsed.seed, "minibatches"), modelPath, weights, parsed.configuration, parsed.syncDirectory, policyOptions);
+    } catch (error) {
+      await policy.dispose();
+      throw error;
+    }
+  }
+
+  get updates(): number {
+    return this.updatesDone;
+  }
+
+  /** Full-weight training serves the base itself as version 0. */
+  get initialAdapterPath(): string | undefined {
+    return undefined;
+  }
+
+  async update(batch: TrainingBatch): Promise<UpdateMetrics> {
+    const metrics = await ggmlTrainOnBatch(batch.records, {
+      policy: this.policy,
+      reference: this.reference,
+      configuration: this.configuration,
+      optimizer: this.optimizer,
+      random: () => this.minibatchRandom.next(),
+    });
+    this.updatesDone++;
+    return metrics;
+  }
+
+  async sync(client: InferenceClient, version: number): Promise<TrainerSync> {
+    const started = performance.now();
+    const path = await exportGgmlModel(this.policy, join(this.syncDirectory, `policy-v${version}.gguf`));
+    const exported = performance.now();
+    await client.swapWeights({ policyVersion: version, modelPath: path });
+    return { path, format: "full", version, exportSeconds: (exported - started) / 1000, swapSeconds: (performance.now() - exported) / 1000 };
+  }
+
+  async saveCheckpoint(directory: string): Promise<void> {
+    await mkdir(directory, { recursive: true });
+    const paths = trainerCheckpointPaths(directory);
+    await this.exportFinal(paths.weights);
+    const hasMoments = this.optimizer.steps > 0;
+    if (hasMoments) await writeGgmlOptimizerState(paths.optimizer, this.policy, this.optimizer.steps);
+    await writeTrainerManifest(directory, {
+      format: "selfplay-trainer-checkpoint",
+      version: 1,
+      backend: this.backend,
+      weights: this.weights,
+      modelPath: this.modelPath,
+      updates: this.updatesDone,
+      optimizer: hasMoments,
+      minibatchRandom: this.minibatchRandom.state(),
+    });
+  }
+
+  async restoreCheckpoint(directory: string): Promise<void> {
+    const manifest = await readTrainerManifest(directory, { modelPath: this.modelPath, weights: this.weights });
+    const paths = trainerCheckpointPaths(directory);
+    // The trainer keeps exporting against its base's tensor list and metadata: only the weights come from the checkpoint.
+    const reader = await GgufReader.open(paths.weights);
+    try {
+      for (const { name, trainable } of this.policy.tensors) {
+        if (!trainable) continue;
+        if (reader.findTensor(name) === undefined) throw new InvalidInputError(`${paths.weights}: ${name}`, "every tensor of the base model (was the checkpoint made for another model?)", "missing");
+        this.policy.native.writeTensor(name, "weight", await reader.readTensor(name));
+      }
+    } finally {
+      await reader.close();
+    }
+    this.optimizer.steps = manifest.optimizer ? await readGgmlOptimizerState(paths.optimizer, this.policy) : 0;
+    if (!manifest.optimizer) for (const { name, trainable } of this.policy.tensors) if (trainable) this.zeroMoments(name);
+    this.policy.native.clearGradients();
+    this.minibatchRandom = RandomStream.fromState(manifest.minibatchRandom);
+    this.updatesDone = manifest.updates;
+  }
+
+  async exportFinal(path: string): Promise<string> {
+    return exportGgmlModel(this.policy, path);
+  }
+
+  async dispose(): Promise<void> {
+    await this.policy.dispose();
+    await this.reference?.dispose();
+  }
+
+  private zeroMoments(name: string): void {
+    const size = this.policy.native.readTensor(name, "adam_m").length;
+    this.policy.native.writeTensor(name, "adam_m", new Float32Array(size));
+    this.policy.native.writeTensor(name, "adam_v", new Float32Array(size));
+  }
+}
