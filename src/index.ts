@@ -335,6 +335,7 @@ export {
 export {
   SelfplayError,
   InvalidInputError,
+  UnknownKeyError,
   UnknownEpisodeTypeError,
   UnknownRoleError,
   JudgeOutputError,
