@@ -1,10 +1,14 @@
 import { z } from "zod";
+import { InvalidInputError } from "../src/core/errors.js";
 import { parseInput } from "../src/core/parse-input.js";
 import { SeedSchema } from "../src/core/schemas/sampler-settings.js";
 import { LlamaInferenceClient } from "../src/inference/llama/llama-inference-client.js";
 import { TfjsBackendNameSchema, describeBackendSelection } from "./backend/select-backend.js";
 import { logprobAgreement, type LogprobAgreement } from "./logprobs/logprob-agreement.js";
 import { sampleCompletions } from "./logprobs/sample-completions.js";
+import { GgmlPolicy } from "./ggml/ggml-policy.js";
+import { TrainerBackendSchema } from "./interface/trainer-checkpoint.js";
+import type { ScoredSequence } from "./policy/pack-sequences.js";
 import { Policy } from "./policy/policy.js";
 
 /** The client's default context: the model's training context, at most this. */
@@ -29,14 +33,18 @@ export const CheckLogprobsOptionsSchema = z.strictObject({
   threads: z.number().int().min(1).default(1),
   /** tfjs backends to try, best first. Default: tensorflow, wasm, cpu. */
   backends: z.array(TfjsBackendNameSchema).min(1).optional(),
+  /** Which trainer recomputes the logprobs: `tfjs` (the reference) or `ggml` (the native addon, on llama.cpp's own ggml). Default tfjs. */
+  trainer: TrainerBackendSchema.default("tfjs"),
 });
 export type CheckLogprobsOptions = z.input<typeof CheckLogprobsOptionsSchema>;
 
 export interface CheckLogprobsResult extends LogprobAgreement {
   modelPath: string;
   loraPath: string | null;
-  /** The tfjs backend, and why better ones were passed over. */
+  /** The tfjs backend and why better ones were passed over, or "ggml cpu". */
   backend: string;
+  /** The trainer that recomputed the logprobs. */
+  trainer: "tfjs" | "ggml";
   /** Which estimator `mismatchKl` is: k3 = e^δ − 1 − δ, δ = trainer − engine logprob. */
   klEstimator: "k3";
   /** Completions sampled. */
@@ -60,7 +68,7 @@ export async function checkLogprobs(options: CheckLogprobsOptions): Promise<Chec
   const parsed = parseInput(CheckLogprobsOptionsSchema, options);
   const { modelPath, loraPath, tokens, sequences, temperatures, seed, threads } = parsed;
   // The policy first: a model it cannot compute fails before any sampling.
-  const policy = await Policy.load({ modelPath, loraPath, backends: parsed.backends });
+  const policy = await loadScorer(parsed);
   try {
     const contextSize = parsed.contextSize ?? Math.min(policy.configuration.contextLength, ENGINE_DEFAULT_CONTEXT);
     const client = await LlamaInferenceClient.create({ modelPath, loraPath, mode: "exact", sequences, threads, contextSize });
@@ -88,7 +96,8 @@ export async function checkLogprobs(options: CheckLogprobsOptions): Promise<Chec
     return {
       modelPath,
       loraPath: loraPath ?? null,
-      backend: describeBackendSelection(policy.backend),
+      backend: policy.backend,
+      trainer: parsed.trainer,
       klEstimator: "k3",
       ...agreementOf(({ output }) => !output.constrained),
       sequences: samples.length,
@@ -101,8 +110,32 @@ export async function checkLogprobs(options: CheckLogprobsOptions): Promise<Chec
       constrained: agreementOf(({ output }) => output.constrained),
     };
   } finally {
-    policy.dispose();
+    await policy.dispose();
   }
+}
+
+/** What check-logprobs needs of a trainer's policy, whichever backend it is. */
+interface LogprobScorer {
+  configuration: { contextLength: number };
+  backend: string;
+  logprobsBatch(sequences: readonly ScoredSequence[]): Promise<Float64Array[]>;
+  dispose(): Promise<void> | void;
+}
+
+async function loadScorer(options: z.output<typeof CheckLogprobsOptionsSchema>): Promise<LogprobScorer> {
+  const { modelPath, loraPath, trainer } = options;
+  if (trainer === "ggml") {
+    if (loraPath !== undefined) throw new InvalidInputError("loraPath", "no adapter with trainer ggml (LoRA is not on the ggml trainer yet: use trainer tfjs)", loraPath);
+    const policy = await GgmlPolicy.load({ modelPath, threads: options.threads });
+    return { configuration: policy.configuration, backend: "ggml cpu", logprobsBatch: (sequences) => policy.logprobsBatch(sequences), dispose: () => policy.dispose() };
+  }
+  const policy = await Policy.load({ modelPath, loraPath, backends: options.backends });
+  return {
+    configuration: policy.configuration,
+    backend: describeBackendSelection(policy.backend),
+    logprobsBatch: (sequences) => policy.logprobsBatch(sequences),
+    dispose: () => policy.dispose(),
+  };
 }
 
 function concatenate(arrays: readonly Float64Array[]): Float64Array {

@@ -46,7 +46,7 @@ describe("selfplay check-logprobs", () => {
 
   it("prints a one-line summary without --json", async () => {
     const { stdout } = await runCommand(["check-logprobs", "--model", modelPath, "--tokens", "50", "--sequences", "2"]);
-    expect(stdout).toMatch(/^check-logprobs: \d+ tokens in \d+ sequences \(positions up to \d+\), max \|Δ\| \d\.\d\de-\d+, mean \|Δ\| .*mismatch KL \(k3\) .*; tfjs backend \w+/);
+    expect(stdout).toMatch(/^check-logprobs: \d+ tokens in \d+ sequences \(positions up to \d+\), max \|Δ\| \d\.\d\de-\d+, p99 \|Δ\| \d\.\d\de-\d+, mean \|Δ\| .*mismatch KL \(k3\) .*; tfjs backend \w+/);
   });
 
   it("rejects a bad flag with the flag's name, before loading anything", async () => {

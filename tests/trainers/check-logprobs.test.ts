@@ -31,7 +31,7 @@ describe("checkLogprobs", () => {
     expect(result.byTemperature.map((entry) => entry.temperature)).toEqual([0.7, 1]);
     expect(result.byTemperature.reduce((sum, entry) => sum + entry.tokens, 0)).toBe(result.tokens);
     expect(result.byTemperature.every((entry) => entry.tokens > 0)).toBe(true);
-    expect(result.constrained).toEqual({ tokens: 0, maxAbsDiff: 0, meanAbsDiff: 0, mismatchKl: 0 });
+    expect(result.constrained).toEqual({ tokens: 0, maxAbsDiff: 0, p99AbsDiff: 0, meanAbsDiff: 0, mismatchKl: 0 });
     expect(result.backend).toMatch(/^(wasm|tensorflow) /);
     // Same seed, same samples.
     const again = await checkLogprobs({ modelPath, tokens: 300, sequences: 4, seed: 3 });

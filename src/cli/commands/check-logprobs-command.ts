@@ -21,6 +21,7 @@ export const CheckLogprobsCommandOptionsSchema = z.object({
   seed: integerFlag(0, MAX_SEED),
   contextSize: integerFlag(16).optional(),
   json: z.boolean().default(false),
+  trainer: z.enum(["tfjs", "ggml"], { error: 'tfjs or ggml' }).default("tfjs"),
 });
 export type CheckLogprobsCommandOptions = z.infer<typeof CheckLogprobsCommandOptionsSchema>;
 
@@ -34,6 +35,7 @@ export async function checkLogprobsCommand(rawOptions: unknown, io: CliIo): Prom
     sequences: options.sequences,
     seed: options.seed,
     contextSize: options.contextSize,
+    trainer: options.trainer,
   });
   io.stdout(options.json ? `${JSON.stringify(result)}\n` : formatAgreement(result));
   return EXIT.ok;
@@ -43,22 +45,23 @@ function formatAgreement(result: CheckLogprobsResult): string {
   const exponent = (value: number) => value.toExponential(2);
   return (
     `check-logprobs: ${result.tokens} tokens in ${result.sequences} sequences (positions up to ${result.maxPosition}), ` +
-    `max |Δ| ${exponent(result.maxAbsDiff)}, mean |Δ| ${exponent(result.meanAbsDiff)}, mismatch KL (k3) ${exponent(result.mismatchKl)}` +
+    `max |Δ| ${exponent(result.maxAbsDiff)}, p99 |Δ| ${exponent(result.p99AbsDiff)}, mean |Δ| ${exponent(result.meanAbsDiff)}, mismatch KL (k3) ${exponent(result.mismatchKl)}` +
     (result.constrained.tokens > 0 ? `; ${result.constrained.tokens} constrained tokens apart: max |Δ| ${exponent(result.constrained.maxAbsDiff)}` : "") +
-    `; tfjs backend ${result.backend}\n`
+    (result.trainer === "tfjs" ? `; tfjs backend ${result.backend}\n` : `; trainer ${result.backend}\n`)
   );
 }
 
 export function registerCheckLogprobsCommand(program: Command, { io, setExitCode }: CommandContext): void {
   program
     .command("check-logprobs")
-    .description("Sample on the engine in exact mode, recompute every token's logprob with the tfjs policy, and report the differences.")
+    .description("Sample on the engine in exact mode, recompute every token's logprob with the trainer's policy (tfjs, or ggml with --trainer ggml), and report the differences.")
     .addOption(new Option("--model <file>", "GGUF model (llama or qwen2) to check").makeOptionMandatory())
     .addOption(new Option("--lora <file>", "LoRA adapter GGUF applied on both sides"))
     .addOption(new Option("--tokens <n>", "completion tokens to sample and compare, at least; an integer ≥ 1").default("2000"))
     .addOption(new Option("--sequences <n>", "sequences the engine decodes in parallel, an integer from 1 to 256").default("4"))
     .addOption(new Option("--seed <n>", "seed of prompts and samplers, an integer from 0 to 4294967295").default("0"))
     .addOption(new Option("--context-size <n>", "context per sequence in tokens (default: the model's, at most 2048)"))
+    .addOption(new Option("--trainer <name>", "trainer that recomputes the logprobs: tfjs (the reference) or ggml (the native addon)").default("tfjs"))
     .addOption(new Option("--json", "print the result as one JSON object"))
     .action(async (flags: Record<string, unknown>) => {
       setExitCode(await checkLogprobsCommand(flags, io));

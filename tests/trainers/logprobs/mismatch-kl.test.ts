@@ -25,9 +25,13 @@ describe("logprobAgreement", () => {
     expect(logprobAgreement([-1, -2, -3, -4], [-1.5, -2, -3.25, -4])).toEqual({
       tokens: 4,
       maxAbsDiff: 0.5,
+      p99AbsDiff: 0.5,
       meanAbsDiff: 0.1875,
       mismatchKl: mismatchKl([-1, -2, -3, -4], [-1.5, -2, -3.25, -4]),
     });
-    expect(logprobAgreement([], [])).toEqual({ tokens: 0, maxAbsDiff: 0, meanAbsDiff: 0, mismatchKl: 0 });
+    expect(logprobAgreement([], [])).toEqual({ tokens: 0, maxAbsDiff: 0, p99AbsDiff: 0, meanAbsDiff: 0, mismatchKl: 0 });
+    // Nearest rank: of 200 differences the 198th smallest, so the two largest do not count.
+    const engine = Array.from({ length: 200 }, (_, index) => (index < 198 ? 0.001 : 1));
+    expect(logprobAgreement(engine, new Array<number>(200).fill(0)).p99AbsDiff).toBe(0.001);
   });
 });
