@@ -25,6 +25,7 @@ export const EnvironmentShapeSchema = z.object({
       firstTask: functionSchema.optional(),
     })
     .optional(),
+  labelledEpisodeTypes: z.array(z.string().min(1)).min(1, "at least one episode type, or leave it out to label every type").optional(),
   evaluate: functionSchema.optional(),
   summarise: functionSchema.optional(),
 });

@@ -27,6 +27,14 @@ export interface Environment {
   readonly samplerDefaults?: { temperature?: number; maxTokens?: number };
   /** Clusters of the artifacts, which the PRM-weighted frontier chooses among (`--frontier prm`). */
   readonly clusters?: EnvironmentClusters;
+  /**
+   * The episode types whose rollouts `selfplay prm label` makes PRM
+   * trajectories of (their trainable roles' Steps). Default: every episode
+   * type. Name them when some type's reward says nothing its own Steps'
+   * prefixes could predict (arithmetic's proposer is paid by its solvers'
+   * pass rate: only the solvers are labelled).
+   */
+  readonly labelledEpisodeTypes?: readonly string[];
   /** A held-out evaluation on the engine at the current weights (every `evaluateEvery` steps and at the end). */
   evaluate?(client: InferenceClient): Promise<EnvironmentEvaluation>;
   /** The task's own numbers for a step's results (solve rate, valid proposals …), logged under `environment`. */

@@ -10,6 +10,7 @@ import { PrmExampleSchema } from "../../src/curriculum/prm/prm-state.js";
 import { PrmMetadataSchema } from "../../src/curriculum/prm/prm-metadata.js";
 import { OnnxPrmScorer } from "../../src/curriculum/prm/onnx-prm-scorer.js";
 import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
+import { writeRunCheckpoint } from "../helpers/run-checkpoint.js";
 import { syntheticPrmExamples } from "../trainers/prm/synthetic-prm-examples.js";
 import { scriptedStepResults } from "../trainers/rl/scripted-step-results.js";
 
@@ -128,6 +129,7 @@ describe("selfplay prm label", () => {
       { cluster: "add-1x1-no-carry", problem: "3+4", solvers: ["7", "1", "7", "7"] },
     ]);
     await writeFile(join(run, "rollouts.jsonl"), jsonl(step));
+    await writeRunCheckpoint(run, { name: "arithmetic" });
     modelPath = (await createRandomModel({ path: join(folder, "tiny.gguf"), preset: "tiny", architecture: "llama", seed: 4 })).path;
   });
 
@@ -181,19 +183,30 @@ describe("selfplay prm label", () => {
     const none = await runCli(["prm", "label", "--trajectories", join(folder, "nowhere", "*.jsonl"), "--out", join(folder, "x.jsonl")]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/--trajectories: got ".*nowhere.*"; expected a glob that names at least one rollouts\.jsonl file/);
+    // Outside a run folder the environment must be named.
     const bad = join(folder, "bad");
     await mkdir(bad);
+    await copyFile(join(run, "rollouts.jsonl"), join(bad, "rollouts.jsonl"));
+    const unnamed = await runCli(["prm", "label", "--trajectories", join(bad, "rollouts.jsonl"), "--out", join(folder, "x.jsonl")]);
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toMatch(/--env: expected the environment that made the rollouts in .*bad: it has no complete checkpoint of selfplay train .*; pass --env NAME or --env \.\/module\.js/);
+    const misnamed = await runCli(["prm", "label", "--trajectories", join(bad, "rollouts.jsonl"), "--out", join(folder, "x.jsonl"), "--env", "arithmetics"]);
+    expect(misnamed.code).toBe(2);
+    expect(misnamed.stderr).toMatch(/environment arithmetics: no such built-in environment/);
+    const named = await runCli(["prm", "label", "--trajectories", join(bad, "rollouts.jsonl"), "--out", join(folder, "named.jsonl"), "--env", "arithmetic"]);
+    expect(named.code, named.stderr).toBe(0);
+    expect(await readFile(join(folder, "named.jsonl"), "utf8")).toBe(await readFile(join(folder, "labels", "outcomes.jsonl"), "utf8"));
     const good = (await readFile(join(run, "rollouts.jsonl"), "utf8")).split("\n")[0];
     await writeFile(join(bad, "rollouts.jsonl"), `${good}\n{"rollout": 3}\n${good}\n`);
-    const malformed = await runCli(["prm", "label", "--trajectories", join(bad, "rollouts.jsonl"), "--out", join(folder, "x.jsonl")]);
+    const malformed = await runCli(["prm", "label", "--trajectories", join(bad, "rollouts.jsonl"), "--out", join(folder, "x.jsonl"), "--env", "arithmetic"]);
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toMatch(/bad\/rollouts\.jsonl:2: not a valid JSON line \(rollout: .*; expected one GenerateResult a line, as rollouts\.jsonl of selfplay train or selfplay run holds: pass those files, or delete the line\)/);
     // Only the proposal that wrote no problem: no solver ever ran.
     const invalidProposal = (await readFile(join(run, "rollouts.jsonl"), "utf8")).split("\n")[1];
     await writeFile(join(bad, "rollouts.jsonl"), `${invalidProposal}\n`);
-    const noSolvers = await runCli(["prm", "label", "--trajectories", join(bad, "rollouts.jsonl"), "--out", join(folder, "x.jsonl")]);
+    const noSolvers = await runCli(["prm", "label", "--trajectories", join(bad, "rollouts.jsonl"), "--out", join(folder, "x.jsonl"), "--env", "arithmetic"]);
     expect(noSolvers.code).toBe(2);
-    expect(noSolvers.stderr).toMatch(/--trajectories: got ".*"; expected files with scored rollouts of arithmetic-solve \(the solvers of selfplay train\); 1 file\(s\) matched and hold none/);
+    expect(noSolvers.stderr).toMatch(/--trajectories: got ".*"; expected files with scored rollouts of arithmetic-solve \(the episode types their environment labels\); 1 file\(s\) matched and hold none/);
     expect((await runCli(["prm", "label", "--trajectories", join(run, "rollouts.jsonl"), "--out", join(folder, "x.jsonl"), "--chunk", "0"])).stderr).toMatch(/--chunk: got "0"; expected an integer from 1/);
   });
 });

@@ -9,6 +9,7 @@ import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
 import { writeFileAtomic } from "../../core/write-file-atomic.js";
 import { byteVocabularyText } from "../../curriculum/labelling/byte-vocabulary-text.js";
 import { labelTrajectories } from "../../curriculum/labelling/label-trajectories.js";
+import { continuedStep } from "../../curriculum/labelling/continued-step.js";
 import type { LabelledEpisode } from "../../curriculum/labelling/labelled-episode.js";
 import { readRolloutTrajectories } from "../../curriculum/labelling/read-rollout-trajectories.js";
 import { HashedNgramFeaturiser } from "../../curriculum/prm/hashed-ngram-featuriser.js";
@@ -20,12 +21,12 @@ import { readPrmExamples } from "../../curriculum/prm/read-prm-examples.js";
 import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
 import { TfjsBackendNameSchema, describeBackendSelection, selectBackend } from "../../../trainers/backend/select-backend.js";
 import { loadPrm } from "../../../trainers/prm/load-prm.js";
+import { rolloutsFileEpisodes } from "../../../trainers/prm/rollouts-file-episodes.js";
 import { savePrm } from "../../../trainers/prm/save-prm.js";
 import { trainPrm } from "../../../trainers/prm/train-prm.js";
 import { EXIT } from "../cli-io.js";
 import type { CommandContext, RegisterCommand } from "../command-context.js";
 import { integerFlag, numberFlag } from "../flag-schemas.js";
-import { LABELLED_EPISODES } from "../labelled-episodes.js";
 import { parseOptions } from "../parse-options.js";
 
 export const PrmTrainCommandOptionsSchema = z.object({
@@ -53,6 +54,7 @@ export const PrmLabelCommandOptionsSchema = z.object({
   chunk: integerFlag(1, 1_000_000),
   seed: integerFlag(0, MAX_SEED),
   sequences: integerFlag(1, 256),
+  env: z.string().min(1, "a built-in environment name or a JavaScript module path").optional(),
   json: z.boolean().default(false),
 });
 
@@ -129,20 +131,27 @@ export async function prmScoreCommand(rawOptions: unknown, { io }: CommandContex
 }
 
 /**
- * `selfplay prm label`: PRM examples from the solver rollouts of
- * rollouts.jsonl files, one `{task, cluster, prefix, label}` a line, written
- * whole (write-then-rename). With `--rollouts 0` every prefix is labelled
- * with its trajectory's outcome; with K > 0, with the success share of K
+ * `selfplay prm label`: PRM examples from the rollouts.jsonl files of any
+ * run, one `{task, cluster, prefix, label}` a line, written whole
+ * (write-then-rename). Each file is read with the environment its run
+ * folder's checkpoint records (or `--env`): every scored rollout of its
+ * labelled episode types gives one trajectory per trainable role, clustered
+ * by the environment's clusters (one cluster per episode type without).
+ * With `--rollouts 0` every prefix is labelled with its trajectory's outcome
+ * (reward > 0 → 1, else 0); with K > 0 — single-Step episodes only, a
+ * multi-turn one is refused by name — with the success share of K
  * continuations sampled from it on `--model`, by default the `final.gguf` of
- * the run folder each file is in (the policy the run ended with).
+ * the run folder each file is in (the policy the run ended with), each
+ * re-scored by the episode's own verifier.
  */
 export async function prmLabelCommand(rawOptions: unknown, { io }: CommandContext): Promise<number> {
   const options = parseOptions(PrmLabelCommandOptionsSchema, rawOptions);
-  const { byFile, trajectories, tornFiles } = await readRolloutTrajectories(options.trajectories, LABELLED_EPISODES);
+  const { byFile, trajectories, tornFiles } = await readRolloutTrajectories(options.trajectories, rolloutsFileEpisodes(options.env));
   for (const file of tornFiles) io.stderr(`warning: ${file}: its last line is torn (an interrupted write) and was skipped\n`);
   const modelFor = (file: string) => options.model ?? (options.rollouts > 0 ? runFinalModel(file) : undefined);
-  // Checked before any model loads, so a bad folder costs nothing.
+  // Checked before any model loads, so a bad folder or a multi-turn episode costs nothing.
   for (const { file } of byFile) modelFor(file);
+  if (options.rollouts > 0) for (const trajectory of trajectories) continuedStep(trajectory);
   // One client per model, shared by the files that use it.
   const clients = new Map<string, LlamaInferenceClient>();
   const clientFor = async (modelPath: string | undefined) => {
@@ -154,7 +163,7 @@ export async function prmLabelCommand(rawOptions: unknown, { io }: CommandContex
   const examples: PrmExample[] = [];
   let continuations = 0;
   try {
-    for (const { file, trajectories: fileTrajectories } of byFile) {
+    for (const { file, episodes, trajectories: fileTrajectories } of byFile) {
       const modelPath = modelFor(file);
       const client = await clientFor(modelPath);
       if (options.rollouts > 0) io.stderr(`labelling ${file}: ${fileTrajectories.length} trajectories, ${options.rollouts} continuations per prefix on ${modelPath}\n`);
@@ -163,7 +172,7 @@ export async function prmLabelCommand(rawOptions: unknown, { io }: CommandContex
         chunk: options.chunk,
         detokenize: client ? (tokenIds) => client.detokenize(tokenIds) : byteVocabularyText,
         ...(client && { client }),
-        verifierFor: (episodeType) => labelledEpisode(episodeType).verifier,
+        verifierFor: (episodeType) => (episodes.byType[episodeType] as LabelledEpisode).verifier,
         seed: options.seed,
       });
       for (const example of labelled.examples) examples.push(example);
@@ -182,12 +191,6 @@ export async function prmLabelCommand(rawOptions: unknown, { io }: CommandContex
     io.stdout(`${examples.length} states from ${trajectories.length} trajectories in ${byFile.length} file(s), ${how}; mean label ${meanLabel.toFixed(3)} → ${options.out}\n`);
   }
   return EXIT.ok;
-}
-
-function labelledEpisode(episodeType: string): LabelledEpisode {
-  const episode = LABELLED_EPISODES[episodeType];
-  if (!episode) throw new InvalidInputError("episodeType", `one of ${Object.keys(LABELLED_EPISODES).join(", ")}`, episodeType);
-  return episode;
 }
 
 /** The final model of the run folder a rollouts file is in: what continuations are sampled on by default. */
@@ -226,8 +229,9 @@ export const registerPrmCommands: RegisterCommand = (program: Command, context: 
     });
   prm
     .command("label")
-    .description("Label the partial solutions of solver rollouts for PRM training: by their outcome, or by K continuations each (Monte-Carlo).")
-    .addOption(new Option("--trajectories <glob>", "rollouts.jsonl files of selfplay train (* ? ** allowed)"))
+    .description("Label the partial solutions in any run's rollouts for PRM training: by their outcome, or by K continuations each (Monte-Carlo, single-Step episodes).")
+    .addOption(new Option("--trajectories <glob>", "rollouts.jsonl files of selfplay train or run (* ? ** allowed)"))
+    .addOption(new Option("--env <name>", "the environment that made them, at its default options (default: the one each run folder's checkpoint records): a built-in name or ./module.js"))
     .addOption(new Option("--out <file>", "JSONL file of labelled states to write"))
     .addOption(new Option("--rollouts <k>", "continuations per prefix; 0 labels every prefix with its trajectory's outcome").default("0"))
     .addOption(new Option("--model <file>", "GGUF model the continuations are sampled on (default: each run's final.gguf); its tokenizer reads the tokens"))

@@ -6,15 +6,18 @@ import type { Step } from "../../core/schemas/step.js";
 import type { Verifier } from "../../core/verifiers/verifier.js";
 import { firstStop } from "../../inference/llama/first-stop.js";
 import type { PrmExample } from "../prm/prm-state.js";
+import { continuedStep } from "./continued-step.js";
 import { NO_JUDGE_SCORING_CONTEXT } from "./no-judge-scoring-context.js";
+import { outcomeLabel } from "./outcome-label.js";
 import type { PrmTrajectory } from "./prm-trajectory.js";
 import { trajectoryPrefixes, type TrajectoryPrefix } from "./trajectory-prefixes.js";
 
 export interface LabelTrajectoriesOptions {
   /**
    * Continuations rolled out per prefix. 0: every prefix is labelled with the
-   * trajectory's own outcome (no model). K > 0: with the mean reward of K
-   * continuations sampled from it (Math-Shepherd's success share).
+   * trajectory's own outcome (no model). K > 0: with the share of K
+   * continuations sampled from it that succeed (Math-Shepherd's success
+   * share); single-Step episodes only (`continuedStep`).
    */
   rollouts: number;
   /** Completion tokens per chunk (see `trajectoryPrefixes`). */
@@ -23,7 +26,7 @@ export interface LabelTrajectoriesOptions {
   detokenize: (tokenIds: readonly number[]) => string;
   /** Samples the continuations; required when `rollouts` > 0, and must accept `prefixTokenIds`. */
   client?: InferenceClient;
-  /** Scores a continuation: the verifier of the trajectory's episode type. */
+  /** Scores a continuation: the verifier of the trajectory's episode type (`LabelledEpisode.verifier`). */
   verifierFor?: (episodeType: string) => Verifier;
   /** Seed of the continuations' samplers (with the Step's own seed and the prefix). Default 0. */
   seed?: number;
@@ -50,9 +53,10 @@ interface Continuation {
  * PRM examples from trajectories: one `{task, cluster, prefix, label}` per
  * partial solution, in trajectory order. The whole trajectory is labelled
  * with its outcome; a partial one with that outcome too, or, with `rollouts`
- * K > 0, with the mean reward of K continuations the client samples after its
- * tokens (same prompt and sampler as the Step, fresh seeds, the Step's token
- * budget), each re-scored by the episode's verifier.
+ * K > 0, with the mean outcome label of K continuations the client samples
+ * after its tokens (same prompt and sampler as the Step, fresh seeds, the
+ * Step's token budget), each the rollout with its completion replaced,
+ * re-scored by the episode's own verifier.
  */
 export async function labelTrajectories(trajectories: readonly PrmTrajectory[], options: LabelTrajectoriesOptions): Promise<LabelledTrajectories> {
   if (!Number.isInteger(options.rollouts) || options.rollouts < 0) throw new InvalidInputError("rollouts", "an integer ≥ 0 (continuations per prefix)", options.rollouts);
@@ -62,7 +66,7 @@ export async function labelTrajectories(trajectories: readonly PrmTrajectory[], 
     for (const prefix of trajectoryPrefixes(trajectory.steps, options)) {
       examples.push({ task: trajectory.task, cluster: trajectory.cluster, prefix: prefix.text, label: trajectory.outcome });
       if (options.rollouts === 0 || prefix.terminal) continue;
-      const step = continuedStep(trajectory, prefix);
+      const step = continuedStep(trajectory);
       for (let index = 0; index < options.rollouts; index++) {
         continuations.push({ trajectory, step, example: examples.length - 1, request: continuationRequest(step, prefix, index, options.seed ?? 0) });
       }
@@ -83,24 +87,12 @@ export async function labelTrajectories(trajectories: readonly PrmTrajectory[], 
       const prefixTokens = continuation.request.prefixTokenIds ?? [];
       const decoded = options.detokenize([...prefixTokens, ...output.completionTokenIds]);
       const text = decoded.slice(0, firstStop(decoded, continuation.step.sampler.stop) ?? decoded.length);
-      const reward = await continuationReward(continuation, text, verifierFor(continuation.trajectory.rollout.episodeType));
-      sums.set(continuation.example, (sums.get(continuation.example) ?? 0) + reward);
+      const label = await continuationLabel(continuation, text, verifierFor(continuation.trajectory.rollout.episodeType));
+      sums.set(continuation.example, (sums.get(continuation.example) ?? 0) + label);
     }
   }
   for (const [example, sum] of sums) (examples[example] as PrmExample).label = sum / options.rollouts;
   return { examples, continuations: continuations.length };
-}
-
-/** The Step a prefix continues; continuing needs one Step, sampled without a grammar. */
-function continuedStep(trajectory: PrmTrajectory, prefix: TrajectoryPrefix): Step {
-  const step = trajectory.steps[prefix.stepIndex] as Step;
-  if (trajectory.steps.length !== 1) {
-    throw new InvalidInputError(`${trajectory.source}: steps`, `one ${trajectory.roleId} Step to continue (this rollout has ${trajectory.steps.length}); label multi-step rollouts with --rollouts 0`);
-  }
-  if (step.constrained) {
-    throw new InvalidInputError(`${trajectory.source}: constrained`, "a Step sampled without a grammar (a grammar's state cannot be resumed mid-completion); label it with --rollouts 0");
-  }
-  return step;
 }
 
 function continuationRequest(step: Step, prefix: TrajectoryPrefix, index: number, seed: number): GenerationRequest {
@@ -123,15 +115,12 @@ function continuationClient(options: LabelTrajectoriesOptions): InferenceClient 
   return client;
 }
 
-/** The role's reward for the rollout with the continued Step's completion replaced by `text`. */
-async function continuationReward({ trajectory, step }: Continuation, text: string, verifier: Verifier): Promise<number> {
-  const rollout: Rollout = {
-    ...trajectory.rollout,
-    steps: trajectory.rollout.steps.map((candidate) => (candidate === step ? { ...step, completion: [{ role: "assistant", content: text }] } : candidate)),
-  };
+/** The outcome label of the rollout with its one Step's completion replaced by `text`, scored by the episode's own verifier. */
+async function continuationLabel({ trajectory, step }: Continuation, text: string, verifier: Verifier): Promise<number> {
+  const rollout: Rollout = { ...trajectory.rollout, steps: [{ ...step, completion: [{ role: "assistant", content: text }] }] };
   const reward = (await verifier.score(rollout, NO_JUDGE_SCORING_CONTEXT)).rewards[trajectory.roleId];
-  if (reward === undefined || !(reward >= 0 && reward <= 1)) {
-    throw new InvalidInputError(`${trajectory.source}: continuation reward`, `a reward in [0, 1] for ${trajectory.roleId} from the ${trajectory.rollout.episodeType} verifier`, reward);
+  if (reward === undefined || !Number.isFinite(reward)) {
+    throw new InvalidInputError(`${trajectory.source}: continuation reward`, `a finite reward for ${trajectory.roleId} from the ${trajectory.rollout.episodeType} verifier`, reward);
   }
-  return reward;
+  return outcomeLabel(reward);
 }

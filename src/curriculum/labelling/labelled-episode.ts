@@ -1,16 +1,13 @@
-import type { Rollout } from "../../core/schemas/rollout.js";
 import type { Verifier } from "../../core/verifiers/verifier.js";
 
-/** An episode type whose rollouts become PRM trajectories, and how to read and re-score them. */
+/** An episode type whose rollouts become PRM trajectories, and how to re-score them. */
 export interface LabelledEpisode {
-  /** The role whose Steps are the trajectory (the solver). */
-  roleId: string;
+  /** The roles whose Steps are trajectories: the episode's trainable roles (not frozen ones). */
+  roleIds: readonly string[];
   /**
-   * Scores a rollout whose last Step of the role has another completion (a
-   * Monte-Carlo continuation). It must score without a judge and give the
-   * role a reward in [0, 1]; the episode's own verifier, for exact-match tasks.
+   * Scores a single-Step rollout whose completion is replaced (a Monte-Carlo
+   * continuation): the episode's own verifier. It gets no judge and no
+   * sub-episodes, so episodes that need either are labelled by outcome only.
    */
   verifier: Verifier;
-  /** The rollout's cluster (for arithmetic, its artifact's `cluster`); undefined when it has none. */
-  cluster: (rollout: Rollout) => string | undefined;
 }

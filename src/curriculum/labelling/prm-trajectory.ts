@@ -2,8 +2,8 @@ import { InvalidInputError } from "../../core/errors.js";
 import type { GenerateResult } from "../../core/schemas/generate-result.js";
 import type { Rollout } from "../../core/schemas/rollout.js";
 import type { Step } from "../../core/schemas/step.js";
-import { walkResults } from "../../arena/walk-results.js";
-import type { LabelledEpisode } from "./labelled-episode.js";
+import type { LabelledEpisodes } from "./labelled-episodes.js";
+import { outcomeLabel } from "./outcome-label.js";
 import { taskText } from "./task-text.js";
 
 /** One solution attempt to label: a scored rollout's Steps of one role, and how it ended. */
@@ -11,40 +11,45 @@ export interface PrmTrajectory {
   /** Where it was read, `file:line rollout-id`, for error messages. */
   source: string;
   rollout: Rollout;
+  /** Sub-episodes the rollout ran: a continuation cannot be re-scored without running them again. */
+  subEpisodes: number;
   roleId: string;
   /** The task as the role saw it (`taskText` of its first Step's prompt). */
   task: string;
   cluster: string;
   /** The role's Steps, in order; the partial solutions are cut from their completions. */
   steps: Step[];
-  /** The role's reward, in [0, 1]: 1 for a solved problem under exact match. */
+  /** The role's outcome label (`outcomeLabel` of its reward): 1 for a success, else 0. */
   outcome: number;
 }
 
 /**
- * The trajectories in a tree of results: every scored rollout of a labelled
- * episode type in which its role acted. Failed rollouts have no outcome and
- * are left out. `source` is prefixed to each trajectory's rollout id.
+ * The trajectories in a tree of results: for every scored rollout of a
+ * labelled episode type, one per labelled role that has Steps in it, in
+ * role order. Failed rollouts have no outcome and are left out (their scored
+ * sub-episodes are not). `source` is prefixed to each trajectory's rollout id.
  */
-export function prmTrajectories(results: readonly GenerateResult[], episodes: Readonly<Record<string, LabelledEpisode>>, source: string): PrmTrajectory[] {
+export function prmTrajectories(results: readonly GenerateResult[], episodes: LabelledEpisodes, source: string): PrmTrajectory[] {
   const trajectories: PrmTrajectory[] = [];
-  for (const result of walkResults(results)) {
-    const episode = episodes[result.rollout.episodeType];
-    if (!episode || result.outcome.status !== "scored") continue;
+  const visit = (result: GenerateResult, parentCluster: string | undefined) => {
     const { rollout } = result;
-    const steps = rollout.steps.filter((step) => step.roleId === episode.roleId);
-    const first = steps[0];
-    if (!first) continue;
     const where = `${source} ${rollout.id}`;
-    const outcome = result.rewards[episode.roleId];
-    if (outcome === undefined || !(outcome >= 0 && outcome <= 1)) {
-      throw new InvalidInputError(`${where}: rewards.${episode.roleId}`, "a reward in [0, 1] (a success share); label rollouts of an exact-match episode", outcome);
+    const own = episodes.clusterOf(rollout);
+    if (own !== undefined && (typeof own !== "string" || own === "")) {
+      throw new InvalidInputError(`${where}: cluster`, `a cluster name for the ${rollout.episodeType} rollout's artifact from the environment's clusters`, own);
     }
-    const cluster = episode.cluster(rollout);
-    if (cluster === undefined || cluster === "") {
-      throw new InvalidInputError(`${where}: cluster`, `a cluster name in the ${rollout.episodeType} rollout's artifact`, cluster);
+    const cluster = own ?? parentCluster ?? rollout.episodeType;
+    const roleIds = result.outcome.status === "scored" ? (episodes.byType[rollout.episodeType]?.roleIds ?? []) : [];
+    for (const roleId of roleIds) {
+      const steps = rollout.steps.filter((step) => step.roleId === roleId);
+      const first = steps[0];
+      if (!first) continue;
+      const reward = result.rewards[roleId];
+      if (reward === undefined) throw new InvalidInputError(`${where}: rewards.${roleId}`, `a reward for every role with Steps (the ${rollout.episodeType} verifier gave none)`);
+      trajectories.push({ source: where, rollout, subEpisodes: result.children.length, roleId, task: taskText(first.prompt), cluster, steps, outcome: outcomeLabel(reward) });
     }
-    trajectories.push({ source: where, rollout, roleId: episode.roleId, task: taskText(first.prompt), cluster, steps, outcome });
-  }
+    for (const child of result.children) visit(child, cluster);
+  };
+  for (const result of results) visit(result, undefined);
   return trajectories;
 }

@@ -15,6 +15,8 @@ import { choiceEntropy } from "./choice-entropy.js";
 
 /** The episode type whose artifacts are target clusters. */
 const PROPOSE = "arithmetic-propose";
+/** The sub-episode type of each solver attempt: the trajectories a PRM learns from. */
+const SOLVE = "arithmetic-solve";
 
 /** The options of the `arithmetic` environment (`selfplay train`'s main job). */
 export const ArithmeticEnvironmentOptionsSchema = z.strictObject({
@@ -58,6 +60,8 @@ export function createArithmeticEnvironment(options?: JsonValue): Environment {
       outcomes: arithmeticClusterOutcomes,
       firstTask: (cluster) => firstTasks.get(cluster) ?? cluster,
     },
+    // The frontier's PRM scores solver tasks; the proposer's reward is its solvers' pass rate, not a verdict on its own prefixes.
+    labelledEpisodeTypes: [SOLVE],
     evaluate: async (client) => evaluateArithmetic(client, heldOut),
     summarise: (results) => arithmeticStepSummary(results, parsed.targetPassRate),
   };

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Arena } from "../../../src/arena/arena.js";
 import { ExactMatchVerifier } from "../../../src/core/verifiers/exact-match-verifier.js";
 import { labelTrajectories } from "../../../src/curriculum/labelling/label-trajectories.js";
-import type { LabelledEpisode } from "../../../src/curriculum/labelling/labelled-episode.js";
+import type { LabelledEpisodes } from "../../../src/curriculum/labelling/labelled-episodes.js";
 import { prmTrajectories } from "../../../src/curriculum/labelling/prm-trajectory.js";
 import { ArithmeticSolverEpisode } from "../../../src/examples/arithmetic/arithmetic-solver-episode.js";
 import { LlamaInferenceClient } from "../../../src/inference/llama/llama-inference-client.js";
@@ -27,14 +27,14 @@ describe("Monte-Carlo labels on the engine (project-made tiny model)", () => {
   /** Solver rollouts of the tiny model at `temperature`, scored against `expected` as written (no integer parsing) both times. */
   async function trajectories(temperature: number, expected: string) {
     const verifier = new ExactMatchVerifier({ roleId: "solver", expected: () => expected });
-    const episodes: Record<string, LabelledEpisode> = { "arithmetic-solve": { roleId: "solver", verifier, cluster: () => "add-2x2-no-carry" } };
+    const episodes: LabelledEpisodes = { byType: { "arithmetic-solve": { roleIds: ["solver"], verifier } }, clusterOf: () => "add-2x2-no-carry" };
     const solver = new (class extends ArithmeticSolverEpisode {
       override readonly verifier = verifier;
     })();
     const arena = new Arena({ client, seed: 9, samplerDefaults: { temperature } }).register(solver);
     const artifact = { problem: "23+45", answer: "68", cluster: "add-2x2-no-carry" };
     const results = await arena.generateRollouts([{ episodeType: "arithmetic-solve", artifact }, { episodeType: "arithmetic-solve", artifact }]);
-    return { list: prmTrajectories(results, episodes, "engine"), verifierFor: () => episodes["arithmetic-solve"]!.verifier };
+    return { list: prmTrajectories(results, episodes, "engine"), verifierFor: () => verifier };
   }
 
   it("labels each prefix of a greedy solution with its outcome: every greedy continuation finishes it as it was", async () => {

@@ -5,14 +5,16 @@ import type { GenerationRequest } from "../../../src/core/inference-client.js";
 import type { GenerateResult } from "../../../src/core/schemas/generate-result.js";
 import { byteVocabularyText } from "../../../src/curriculum/labelling/byte-vocabulary-text.js";
 import { labelTrajectories } from "../../../src/curriculum/labelling/label-trajectories.js";
-import type { LabelledEpisode } from "../../../src/curriculum/labelling/labelled-episode.js";
+import { MultiTurnEpisodeError } from "../../../src/curriculum/errors/index.js";
+import type { LabelledEpisodes } from "../../../src/curriculum/labelling/labelled-episodes.js";
 import { prmTrajectories, type PrmTrajectory } from "../../../src/curriculum/labelling/prm-trajectory.js";
 import { ArithmeticSolverEpisode } from "../../../src/examples/arithmetic/arithmetic-solver-episode.js";
 import { ScriptedInferenceClient } from "../../../src/inference/scripted-inference-client.js";
 
 const solver = new ArithmeticSolverEpisode();
-const EPISODES: Record<string, LabelledEpisode> = {
-  "arithmetic-solve": { roleId: "solver", verifier: solver.verifier, cluster: (rollout) => String(rollout.artifacts.cluster) },
+const EPISODES: LabelledEpisodes = {
+  byType: { "arithmetic-solve": { roleIds: ["solver"], verifier: solver.verifier } },
+  clusterOf: (rollout) => (rollout.episodeType === "arithmetic-solve" ? String(rollout.artifacts.cluster) : undefined),
 };
 const verifierFor = () => solver.verifier;
 
@@ -93,10 +95,14 @@ describe("labelTrajectories", () => {
   it("refuses what it cannot continue, naming the rollout and the fix", async () => {
     const [trajectory] = prmTrajectories(await solverResults(["68"]), EPISODES, "runs/a/rollouts.jsonl:3") as [PrmTrajectory];
     const { client } = continuationClient({});
-    const twoSteps = { ...trajectory, steps: [trajectory.steps[0]!, trajectory.steps[0]!] };
-    await expect(labelTrajectories([twoSteps], { rollouts: 2, chunk: 1, detokenize: byteVocabularyText, client, verifierFor })).rejects.toThrow(
-      /runs\/a\/rollouts\.jsonl:3 ep0: steps: .*label multi-step rollouts with --rollouts 0/,
-    );
+    const twoSteps = { ...trajectory, rollout: { ...trajectory.rollout, steps: [trajectory.steps[0]!, trajectory.steps[0]!] } };
+    const multiTurn = labelTrajectories([twoSteps], { rollouts: 2, chunk: 1, detokenize: byteVocabularyText, client, verifierFor });
+    await expect(multiTurn).rejects.toThrow(MultiTurnEpisodeError);
+    await expect(multiTurn).rejects.toThrow(/runs\/a\/rollouts\.jsonl:3 ep0: arithmetic-solve: got "2 Steps and 0 sub-episodes"; .*arithmetic-solve is multi-turn: label it with --rollouts 0/);
+    // A rollout that ran sub-episodes cannot be re-scored without running them again.
+    await expect(labelTrajectories([{ ...trajectory, subEpisodes: 4 }], { rollouts: 2, chunk: 1, detokenize: byteVocabularyText, client, verifierFor })).rejects.toThrow(/1 Steps and 4 sub-episodes/);
+    // Outcome labels need no continuation: any episode.
+    expect((await labelTrajectories([twoSteps], { rollouts: 0, chunk: 1, detokenize: byteVocabularyText })).examples).toHaveLength(3);
     const constrained = { ...trajectory, steps: [{ ...trajectory.steps[0]!, constrained: true }] };
     await expect(labelTrajectories([constrained], { rollouts: 2, chunk: 1, detokenize: byteVocabularyText, client, verifierFor })).rejects.toThrow(/constrained: .*--rollouts 0/);
     await expect(labelTrajectories([trajectory], { rollouts: 2, chunk: 1, detokenize: byteVocabularyText, verifierFor })).rejects.toThrow(InvalidInputError);
@@ -116,8 +122,20 @@ describe("prmTrajectories", () => {
     expect(trajectories.map((trajectory) => [trajectory.source, trajectory.task, trajectory.cluster, trajectory.outcome])).toEqual([["file:1 ep0", "23+45=", "add-2x2-no-carry", 1]]);
   });
 
-  it("refuses a reward outside [0, 1]", async () => {
+  it("labels a positive reward 1 and any other 0, and refuses a role with Steps and no reward", async () => {
     const [result] = await solverResults(["68"]);
-    expect(() => prmTrajectories([{ ...result!, rewards: { solver: 2 } }], EPISODES, "file:4")).toThrow(/file:4 ep0: rewards\.solver: got 2; expected a reward in \[0, 1\]/);
+    const outcomes = [2, 0.25, 0, -1].map((reward) => prmTrajectories([{ ...result!, rewards: { solver: reward } }], EPISODES, "file:4")[0]?.outcome);
+    expect(outcomes).toEqual([1, 1, 0, 0]);
+    expect(() => prmTrajectories([{ ...result!, rewards: {} }], EPISODES, "file:4")).toThrow(/file:4 ep0: rewards\.solver: expected a reward for every role with Steps/);
+  });
+
+  it("clusters sub-episodes by their clustered parent, and by episode type without clusters", async () => {
+    const results = await solverResults(["68"]);
+    const parent: GenerateResult = { ...results[0]!, rollout: { ...results[0]!.rollout, episodeType: "propose", artifact: { family: "sums" }, id: "ep9" }, rewards: { proposer: 0.3 }, children: results };
+    const clustered: LabelledEpisodes = { byType: EPISODES.byType, clusterOf: (rollout) => (rollout.episodeType === "propose" ? "sums" : undefined) };
+    expect(prmTrajectories([parent], clustered, "f").map((trajectory) => trajectory.cluster)).toEqual(["sums"]);
+    const unclustered: LabelledEpisodes = { byType: EPISODES.byType, clusterOf: () => undefined };
+    expect(prmTrajectories(results, unclustered, "f").map((trajectory) => trajectory.cluster)).toEqual(["arithmetic-solve"]);
+    expect(() => prmTrajectories(results, { byType: EPISODES.byType, clusterOf: () => "" }, "f")).toThrow(/f ep0: cluster: got ""/);
   });
 });

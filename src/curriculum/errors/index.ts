@@ -1,0 +1,1 @@
+export { MultiTurnEpisodeError } from "./multi-turn-episode-error.js";

@@ -1,0 +1,35 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { JsonObject, JsonValue } from "../../src/core/json.js";
+import { CHECKPOINT_FOLDER } from "../../trainers/checkpoint/checkpoint-paths.js";
+import { commitCheckpoint } from "../../trainers/checkpoint/commit-checkpoint.js";
+import { trainerCheckpointPaths } from "../../trainers/interface/trainer-checkpoint-files.js";
+import type { TrainingCheckpoint } from "../../trainers/train/training-checkpoint.js";
+import { TrainingConfigurationSchema } from "../../trainers/train/training-configuration.js";
+
+/**
+ * Makes `directory` a training run folder as far as its environment goes: a
+ * step-1 checkpoint of the one format (manifest and trainer folder) recording
+ * `environment` and its options, as `selfplay train` writes it.
+ */
+export async function writeRunCheckpoint(directory: string, environment: TrainingCheckpoint["environment"], options: JsonValue = {}): Promise<void> {
+  const trainer = join(CHECKPOINT_FOLDER, "step-1.trainer");
+  await mkdir(join(directory, trainer), { recursive: true });
+  await writeFile(trainerCheckpointPaths(join(directory, trainer)).manifest, "{}\n");
+  const checkpoint: TrainingCheckpoint = {
+    version: 2,
+    step: 1,
+    environment,
+    modelPath: "/models/base.gguf",
+    configuration: TrainingConfigurationSchema.parse({ environment: options }),
+    trainerBackend: "tfjs",
+    trainer,
+    arena: {},
+    metricsBytes: 0,
+    rolloutsBytes: 0,
+    frontier: null,
+    evaluations: [],
+    elapsedSeconds: 1,
+  };
+  await commitCheckpoint(directory, 1, JSON.parse(JSON.stringify(checkpoint)) as JsonObject);
+}
