@@ -7,6 +7,7 @@ import { MODEL_PRESETS } from "../../src/inference/model-files/model-presets.js"
 import { TfjsBackendNameSchema } from "../../trainers/backend/select-backend.js";
 import { findLlamaCppTool } from "../llama-cpp/find-llama-cpp-tool.js";
 import { runFinetune } from "../llama-cpp/run-finetune.js";
+import { measureGgmlTraining } from "./measure-ggml-training.js";
 import { measureTfjsTraining } from "./measure-tfjs-training.js";
 import { measureWeightSync } from "./measure-weight-sync.js";
 import type { TrainerBenchResult } from "./trainer-bench-result.js";
@@ -38,6 +39,9 @@ export async function benchTrainer(options: TrainerBenchOptions): Promise<Traine
     const backends: TrainerBenchResult["backends"] = [];
     for (const backend of TfjsBackendNameSchema.options) {
       backends.push(await measureTfjsTraining({ modelPath: model.path, backend, text, sequenceLength, sequencesPerStep: 1, steps: steps[backend] }));
+    }
+    for (const threads of options.quick ? [1] : [1, 2]) {
+      backends.push(await measureGgmlTraining({ modelPath: model.path, threads, text, sequenceLength, sequencesPerStep: 1, steps: steps.wasm }));
     }
     const weightSync = await measureWeightSync(model.path, 3);
     const llamaCpp: TrainerBenchResult["llamaCpp"] = [];

@@ -56,10 +56,11 @@ describe.skipIf(nativeAddon.binding === undefined)(`selfplay bench (quick)${skip
     expect(result.best.goalMet).toBe([result.best.oneSequence, result.best.sixteenSequences].every((cell) => (cell?.ratio ?? 0) >= 0.9));
   });
 
-  it("trainer: tokens/s per tfjs backend (wasm at least), weight-sync seconds, llama-finetune or the reason it is missing", { timeout: QUICK_RUN_MILLISECONDS }, async () => {
+  it("trainer: tokens/s per tfjs backend (wasm at least) and of the ggml trainer, weight-sync seconds, llama-finetune or the reason it is missing", { timeout: QUICK_RUN_MILLISECONDS }, async () => {
     const result = TrainerBenchResultSchema.parse(await benchJson("trainer"));
     expect(result).toMatchObject({ quick: true, preset: "tiny", sequenceLength: 256 });
-    expect(result.backends.map((entry) => entry.backend)).toEqual(["tensorflow", "wasm", "cpu"]);
+    expect(result.backends.map((entry) => entry.backend)).toEqual(["tensorflow", "wasm", "cpu", "ggml"]);
+    expect(result.backends.find((entry) => entry.backend === "ggml")).toMatchObject({ threads: 1 });
     for (const entry of result.backends) expect(entry.tokensPerSecond === null).toBe(entry.reason !== undefined);
     expect(result.backends.find((entry) => entry.backend === "wasm")?.tokensPerSecond).toBeGreaterThan(0);
     expect(result.weightSync.seconds).toBeCloseTo(result.weightSync.exportSeconds + result.weightSync.swapSeconds, 9);
