@@ -10,6 +10,10 @@ import { PrmExampleSchema } from "../../src/curriculum/prm/prm-state.js";
 import { PrmMetadataSchema } from "../../src/curriculum/prm/prm-metadata.js";
 import { OnnxPrmScorer } from "../../src/curriculum/prm/onnx-prm-scorer.js";
 import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
+import { Arena } from "../../src/arena/arena.js";
+import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
+import { ScriptedInferenceClient } from "../../src/inference/scripted-inference-client.js";
+import { LABELLING_ENVIRONMENT_MODULE, QUIZ, createLabellingEpisodes } from "../helpers/labelling-environment.js";
 import { writeRunCheckpoint } from "../helpers/run-checkpoint.js";
 import { syntheticPrmExamples } from "../trainers/prm/synthetic-prm-examples.js";
 import { scriptedStepResults } from "../trainers/rl/scripted-step-results.js";
@@ -208,5 +212,137 @@ describe("selfplay prm label", () => {
     expect(noSolvers.code).toBe(2);
     expect(noSolvers.stderr).toMatch(/--trajectories: got ".*"; expected files with scored rollouts of arithmetic-solve \(the episode types their environment labels\); 1 file\(s\) matched and hold none/);
     expect((await runCli(["prm", "label", "--trajectories", join(run, "rollouts.jsonl"), "--out", join(folder, "x.jsonl"), "--chunk", "0"])).stderr).toMatch(/--chunk: got "0"; expected an integer from 1/);
+  });
+});
+
+/**
+ * Results of the labelling test environment's episodes on a scripted client,
+ * one request at a time: each prompt's replies are taken in order.
+ */
+async function labellingResults(requests: readonly { episodeType: "quiz" | "recheck"; question: (typeof QUIZ)[number] }[], replies: Record<string, string[]>) {
+  const next = (key: string) => {
+    const reply = replies[key]?.shift();
+    if (reply === undefined) throw new Error(`no reply scripted for ${key}`);
+    return reply;
+  };
+  const client = new ScriptedInferenceClient({
+    rules: [
+      { when: /Hint for/, reply: () => "think" },
+      { when: /Sure\?$/, reply: () => next("sure") },
+      { when: /user: (\d\+\d=)$/, reply: (request) => next(request.messages.at(-1)?.content ?? "") },
+    ],
+  });
+  const arena = new Arena({ client, seed: 2, concurrency: 1 });
+  for (const episode of createLabellingEpisodes()) arena.register(episode);
+  return arena.generateRollouts(requests.map(({ episodeType, question }) => ({ episodeType, artifact: question })));
+}
+
+describe("selfplay prm label on any environment", () => {
+  let folder: string;
+  const module = { name: "labelling-test", module: LABELLING_ENVIRONMENT_MODULE };
+  const [twos, fives] = QUIZ as [(typeof QUIZ)[number], (typeof QUIZ)[number]];
+  const readLabels = async (path: string) => (await readFile(path, "utf8")).trimEnd().split("\n").map((line) => PrmExampleSchema.parse(JSON.parse(line)));
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), "selfplay-prm-any-"));
+  });
+
+  it("labels a module environment's run by outcome, clustered by the environment's clusters, read from its checkpoint", async () => {
+    const run = join(folder, "quiz-run");
+    await mkdir(run);
+    const results = await labellingResults(
+      [{ episodeType: "quiz", question: twos }, { episodeType: "quiz", question: twos }, { episodeType: "quiz", question: fives }],
+      { "2+2=": ["4", "5"], "5+5=": ["10"] },
+    );
+    await writeFile(join(run, "rollouts.jsonl"), jsonl(results));
+    await writeRunCheckpoint(run, module, { clustered: true });
+    const out = join(folder, "quiz.jsonl");
+    const { code, stdout, stderr } = await runCli(["prm", "label", "--trajectories", join(run, "rollouts.jsonl"), "--out", out, "--json"]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const state = (task: string, cluster: string, prefix: string, label: number) => ({ task, cluster, prefix, label });
+    expect(await readLabels(out)).toEqual([
+      state("2+2=", "one-digit", "", 1),
+      state("2+2=", "one-digit", "4", 1),
+      state("2+2=", "one-digit", "", 0),
+      state("2+2=", "one-digit", "5", 0),
+      state("5+5=", "two-digit", "", 1),
+      state("5+5=", "two-digit", "1", 1),
+      state("5+5=", "two-digit", "10", 1),
+    ]);
+    expect(JSON.parse(stdout)).toEqual({ files: 1, trajectories: 3, states: 7, rollouts: 0, continuations: 0, meanLabel: 5 / 7 });
+
+    // The same file outside a run folder, named by --env at its default options (no clusters): one cluster, the episode type.
+    const loose = join(folder, "loose");
+    await mkdir(loose);
+    await copyFile(join(run, "rollouts.jsonl"), join(loose, "rollouts.jsonl"));
+    const unclustered = join(folder, "quiz-unclustered.jsonl");
+    expect((await runCli(["prm", "label", "--trajectories", join(loose, "rollouts.jsonl"), "--out", unclustered, "--env", LABELLING_ENVIRONMENT_MODULE])).code).toBe(0);
+    expect((await readLabels(unclustered)).map((example) => example.cluster)).toEqual(Array(7).fill("quiz"));
+  });
+
+  it("labels a multi-turn episode's trainable role by outcome and refuses Monte-Carlo labels by name, before any model loads", async () => {
+    const run = join(folder, "recheck-run");
+    await mkdir(run);
+    // The answerer says 5, then 4 when asked whether it is sure: the second answer is checked.
+    const results = await labellingResults([{ episodeType: "recheck", question: twos }], { "2+2=": ["5"], sure: ["4"] });
+    await writeFile(join(run, "rollouts.jsonl"), jsonl(results));
+    await writeRunCheckpoint(run, module, { episodes: ["recheck"] });
+    const out = join(folder, "recheck.jsonl");
+    const { code, stderr } = await runCli(["prm", "label", "--trajectories", join(run, "rollouts.jsonl"), "--out", out]);
+    expect(code, stderr).toBe(0);
+    // The frozen coach's Step is not a trajectory; the answerer's two Steps are one, its prefixes running across both.
+    expect(await readLabels(out)).toEqual([
+      { task: "2+2=", cluster: "recheck", prefix: "", label: 1 },
+      { task: "2+2=", cluster: "recheck", prefix: "5", label: 1 },
+      { task: "2+2=", cluster: "recheck", prefix: "5\n4", label: 1 },
+    ]);
+    const refused = await runCli(["prm", "label", "--trajectories", join(run, "rollouts.jsonl"), "--out", out, "--rollouts", "2", "--model", join(folder, "never-loaded.gguf")]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /recheck-run\/rollouts\.jsonl:1 ep0: recheck: got "3 Steps and 0 sub-episodes"; expected a single-Step episode for Monte-Carlo labels .*recheck is multi-turn: label it with --rollouts 0/,
+    );
+  });
+
+  it("labels a single-Step episode's run on the engine (project-made model): outcomes, and K continuations re-scored by its verifier", async () => {
+    const modelPath = (await createRandomModel({ path: join(folder, "tiny.gguf"), preset: "tiny", architecture: "llama", seed: 3 })).path;
+    const run = join(folder, "engine-run");
+    await mkdir(run);
+    // Greedy decoding: a question expecting the tiny model's greedy reply is solved by every greedy continuation of every
+    // prefix of that reply, and one expecting "4" by none.
+    const client = await LlamaInferenceClient.create({ modelPath, sequences: 4 });
+    let greedy: string;
+    try {
+      const arena = new Arena({ client, seed: 6, samplerDefaults: { temperature: 0, maxTokens: 6 } });
+      for (const episode of createLabellingEpisodes()) arena.register(episode);
+      const [probe] = await arena.generateRollouts([{ episodeType: "quiz", artifact: twos }]);
+      greedy = probe!.rollout.steps[0]!.completion[0]!.content.trim();
+      const right = { question: twos.question, expected: greedy };
+      const results = await arena.generateRollouts([right, right, twos].map((artifact) => ({ episodeType: "quiz", artifact })));
+      await writeFile(join(run, "rollouts.jsonl"), jsonl(results));
+    } finally {
+      await client.dispose();
+    }
+    expect(greedy.length).toBeGreaterThan(1);
+    expect(greedy).not.toBe("4");
+    await writeRunCheckpoint(run, module, { clustered: true });
+    const outcomes = join(folder, "engine-outcomes.jsonl");
+    const byOutcome = await runCli(["prm", "label", "--trajectories", join(run, "rollouts.jsonl"), "--out", outcomes, "--chunk", "2", "--json"]);
+    expect(byOutcome.code, byOutcome.stderr).toBe(0);
+    const outcomeSummary = JSON.parse(byOutcome.stdout) as { states: number };
+    expect(outcomeSummary).toMatchObject({ files: 1, trajectories: 3, rollouts: 0 });
+    expect(outcomeSummary.states).toBeGreaterThan(6);
+    const outcomeLabels = await readLabels(outcomes);
+    // Each trajectory starts at ""; the third expected "4": a one-digit question, not solved.
+    const third = outcomeLabels.map((example) => example.prefix).lastIndexOf("");
+    expect(outcomeLabels.map(({ cluster, label }) => `${cluster} ${label}`)).toEqual(outcomeLabels.map((_, index) => (index < third ? "two-digit 1" : "one-digit 0")));
+
+    await copyFile(modelPath, join(run, "final.gguf"));
+    const monteCarlo = join(folder, "engine-mc.jsonl");
+    const byContinuations = await runCli(["prm", "label", "--trajectories", join(run, "rollouts.jsonl"), "--out", monteCarlo, "--chunk", "2", "--rollouts", "2", "--json"]);
+    expect(byContinuations.code, byContinuations.stderr).toBe(0);
+    // Every prefix but the 3 whole answers is continued twice, on the run's final.gguf; greedy continuations finish each answer as it was.
+    expect(JSON.parse(byContinuations.stdout)).toMatchObject({ trajectories: 3, states: outcomeSummary.states, continuations: 2 * (outcomeSummary.states - 3) });
+    expect(await readLabels(monteCarlo)).toEqual(outcomeLabels);
   });
 });
