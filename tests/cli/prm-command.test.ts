@@ -12,8 +12,7 @@ import { OnnxPrmScorer } from "../../src/curriculum/prm/onnx-prm-scorer.js";
 import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
 import { Arena } from "../../src/arena/arena.js";
 import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
-import { ScriptedInferenceClient } from "../../src/inference/scripted-inference-client.js";
-import { LABELLING_ENVIRONMENT_MODULE, QUIZ, createLabellingEpisodes } from "../helpers/labelling-environment.js";
+import { LABELLING_ENVIRONMENT_MODULE, QUIZ, createLabellingEpisodes, scriptedLabellingResults } from "../helpers/labelling-environment.js";
 import { writeRunCheckpoint } from "../helpers/run-checkpoint.js";
 import { syntheticPrmExamples } from "../trainers/prm/synthetic-prm-examples.js";
 import { scriptedStepResults } from "../trainers/rl/scripted-step-results.js";
@@ -215,28 +214,6 @@ describe("selfplay prm label", () => {
   });
 });
 
-/**
- * Results of the labelling test environment's episodes on a scripted client,
- * one request at a time: each prompt's replies are taken in order.
- */
-async function labellingResults(requests: readonly { episodeType: "quiz" | "recheck"; question: (typeof QUIZ)[number] }[], replies: Record<string, string[]>) {
-  const next = (key: string) => {
-    const reply = replies[key]?.shift();
-    if (reply === undefined) throw new Error(`no reply scripted for ${key}`);
-    return reply;
-  };
-  const client = new ScriptedInferenceClient({
-    rules: [
-      { when: /Hint for/, reply: () => "think" },
-      { when: /Sure\?$/, reply: () => next("sure") },
-      { when: /user: (\d\+\d=)$/, reply: (request) => next(request.messages.at(-1)?.content ?? "") },
-    ],
-  });
-  const arena = new Arena({ client, seed: 2, concurrency: 1 });
-  for (const episode of createLabellingEpisodes()) arena.register(episode);
-  return arena.generateRollouts(requests.map(({ episodeType, question }) => ({ episodeType, artifact: question })));
-}
-
 describe("selfplay prm label on any environment", () => {
   let folder: string;
   const module = { name: "labelling-test", module: LABELLING_ENVIRONMENT_MODULE };
@@ -250,7 +227,7 @@ describe("selfplay prm label on any environment", () => {
   it("labels a module environment's run by outcome, clustered by the environment's clusters, read from its checkpoint", async () => {
     const run = join(folder, "quiz-run");
     await mkdir(run);
-    const results = await labellingResults(
+    const results = await scriptedLabellingResults(
       [{ episodeType: "quiz", question: twos }, { episodeType: "quiz", question: twos }, { episodeType: "quiz", question: fives }],
       { "2+2=": ["4", "5"], "5+5=": ["10"] },
     );
@@ -285,7 +262,7 @@ describe("selfplay prm label on any environment", () => {
     const run = join(folder, "recheck-run");
     await mkdir(run);
     // The answerer says 5, then 4 when asked whether it is sure: the second answer is checked.
-    const results = await labellingResults([{ episodeType: "recheck", question: twos }], { "2+2=": ["5"], sure: ["4"] });
+    const results = await scriptedLabellingResults([{ episodeType: "recheck", question: twos }], { "2+2=": ["5"], sure: ["4"] });
     await writeFile(join(run, "rollouts.jsonl"), jsonl(results));
     await writeRunCheckpoint(run, module, { episodes: ["recheck"] });
     const out = join(folder, "recheck.jsonl");

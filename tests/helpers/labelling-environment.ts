@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { Arena } from "../../src/arena/arena.js";
 import { ArtifactStore } from "../../src/arena/artifact-store.js";
 import type { EpisodeContext } from "../../src/core/episodes/episode-context.js";
 import { Episode } from "../../src/core/episodes/episode.js";
@@ -8,7 +9,9 @@ import { RoleSchema } from "../../src/core/schemas/role.js";
 import type { Rollout } from "../../src/core/schemas/rollout.js";
 import { ExactMatchVerifier } from "../../src/core/verifiers/exact-match-verifier.js";
 import type { ScoringContext, Verifier, VerifierOutput } from "../../src/core/verifiers/verifier.js";
+import type { GenerateResult } from "../../src/core/schemas/generate-result.js";
 import type { Environment } from "../../src/environments/environment.js";
+import { ScriptedInferenceClient } from "../../src/inference/scripted-inference-client.js";
 import { QuestionEpisode, type Question } from "./echo-episode.js";
 
 /** This module's path: `--env` and the episode module both name it (vitest compiles it when it is imported). */
@@ -78,4 +81,26 @@ export function createEnvironment(options?: JsonValue): Environment {
       clusters: { episodeType: "quiz", names: ["one-digit", "two-digit"], of: (artifact: JsonValue) => ((artifact as Question).expected.length === 1 ? "one-digit" : "two-digit") },
     }),
   };
+}
+
+/**
+ * Results of the labelling test environment's episodes on a scripted client,
+ * one request at a time: each prompt's replies are taken in order.
+ */
+export async function scriptedLabellingResults(requests: readonly { episodeType: "quiz" | "recheck"; question: Question }[], replies: Record<string, string[]>): Promise<GenerateResult[]> {
+  const next = (key: string) => {
+    const reply = replies[key]?.shift();
+    if (reply === undefined) throw new Error(`no reply scripted for ${key}`);
+    return reply;
+  };
+  const client = new ScriptedInferenceClient({
+    rules: [
+      { when: /Hint for/, reply: () => "think" },
+      { when: /Sure\?$/, reply: () => next("sure") },
+      { when: /user: (\d\+\d=)$/, reply: (request) => next(request.messages.at(-1)?.content ?? "") },
+    ],
+  });
+  const arena = new Arena({ client, seed: 2, concurrency: 1 });
+  for (const episode of createLabellingEpisodes()) arena.register(episode);
+  return arena.generateRollouts(requests.map(({ episodeType, question }) => ({ episodeType, artifact: question })));
 }

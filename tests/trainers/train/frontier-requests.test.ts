@@ -11,6 +11,7 @@ import { createArithmeticEnvironment } from "../../../src/environments/arithmeti
 import type { Environment } from "../../../src/environments/environment.js";
 import { FrontierRequests, type FrontierRequestsOptions } from "../../../trainers/train/frontier-requests.js";
 import { UniformRequests } from "../../../trainers/train/uniform-requests.js";
+import { QUIZ, createEnvironment as createLabellingEnvironment, createLabellingEpisodes, scriptedLabellingResults } from "../../helpers/labelling-environment.js";
 import { scriptedStepResults } from "../rl/scripted-step-results.js";
 
 const CLUSTERS = clusterNames();
@@ -121,5 +122,28 @@ describe("UniformRequests", () => {
     expect(choice.requests).toEqual(arenaOf().getBatch([{ episodeType: "arithmetic-propose", count: 16 }]));
     expect(choice.reasons).toEqual({ uniform: 16 });
     expect(Object.values(choice.targets).reduce((sum, count) => sum + count, 0)).toBe(16);
+  });
+});
+
+describe("FrontierRequests on any environment that declares clusters", () => {
+  it("draws the clustered episode's artifacts of the chosen cluster and scores each cluster's latest task as prm label writes it", async () => {
+    const environment = createLabellingEnvironment({ clustered: true });
+    const arena = new Arena({ client: new ScriptedInferenceClient({ rules: [] }), seed: 4 });
+    for (const episode of createLabellingEpisodes()) arena.register(episode, environment.stores[episode.type]);
+    // Two-digit answers uncertain, one-digit ones certain.
+    const states: PrmState[] = [];
+    const scorer: PrmScorer = { score: async (batch) => (states.push(...batch), batch.map((state) => (state.cluster === "two-digit" ? 0.5 : 0.99))) };
+    const requests = new FrontierRequests({ environment, arena, scorer, seed: 2, settings: { uniformSampleProbability: 0 } });
+    const [twos, fives] = QUIZ as [(typeof QUIZ)[number], (typeof QUIZ)[number]];
+    expect((await requests.choose()).reasons).toEqual({ "fallback:cold-start": 2 });
+    // The default outcomes: each scored quiz rollout is one attempt at its cluster, solved when its reward is positive.
+    requests.observe(await scriptedLabellingResults([{ episodeType: "quiz", question: twos }, { episodeType: "quiz", question: fives }], { "2+2=": ["5"], "5+5=": ["11"] }));
+    const warm = await requests.choose();
+    expect(warm.reasons).toEqual({ "prm-weighted": 2 });
+    expect(warm.targets).toEqual({ "two-digit": 2 });
+    expect(warm.requests).toEqual([{ episodeType: "quiz", artifact: fives }, { episodeType: "quiz", artifact: fives }]);
+    // The states of `selfplay prm label` for these rollouts at an empty prefix (tests/cli/prm-command.test.ts).
+    expect(states).toContainEqual({ task: "2+2=", cluster: "one-digit", prefix: "" });
+    expect(states).toContainEqual({ task: "5+5=", cluster: "two-digit", prefix: "" });
   });
 });
