@@ -80,6 +80,7 @@
   X(ggml_gallocr_free)                         \
   X(ggml_gallocr_alloc_graph)                  \
   X(ggml_gallocr_get_buffer_size)              \
+  X(ggml_gallocr_reserve_n_size)               \
   X(gguf_init_from_file)                       \
   X(gguf_free)                                 \
   X(gguf_get_data_offset)                      \

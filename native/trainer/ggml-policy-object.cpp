@@ -81,6 +81,18 @@ Napi::Value toTypedArray(Napi::Env env, const std::vector<Element>& values) {
   return array;
 }
 
+std::shared_ptr<GgmlChunk> chunkArgument(const Napi::Value& value) {
+  if (!value.IsObject()) throw addon_errors::invalidArgument(value.Env(), "chunk: expected {tokens, sequenceLengths, targetRows, targetTokens, temperatures}");
+  const Napi::Object object = value.As<Napi::Object>();
+  auto chunk = std::make_shared<GgmlChunk>();
+  chunk->tokens = typedArray<int32_t, napi_int32_array>(object.Get("tokens"), "chunk.tokens");
+  chunk->sequenceLengths = typedArray<int32_t, napi_int32_array>(object.Get("sequenceLengths"), "chunk.sequenceLengths");
+  chunk->targetRows = typedArray<int32_t, napi_int32_array>(object.Get("targetRows"), "chunk.targetRows");
+  chunk->targetTokens = typedArray<int32_t, napi_int32_array>(object.Get("targetTokens"), "chunk.targetTokens");
+  chunk->temperatures = typedArray<float, napi_float32_array>(object.Get("temperatures"), "chunk.temperatures");
+  return chunk;
+}
+
 GgmlTensorKind tensorKind(const Napi::Value& value) {
   const std::string kind = value.IsString() ? value.As<Napi::String>().Utf8Value() : "";
   if (kind == "weight") return GgmlTensorKind::weight;
@@ -96,6 +108,7 @@ Napi::Function GgmlPolicyObject::define(Napi::Env env) {
   return DefineClass(env, "GgmlPolicy",
                      {
                          InstanceMethod<&GgmlPolicyObject::forward>("forward"),
+                         InstanceMethod<&GgmlPolicyObject::estimate>("estimate"),
                          InstanceMethod<&GgmlPolicyObject::backward>("backward"),
                          InstanceMethod<&GgmlPolicyObject::step>("step"),
                          InstanceMethod<&GgmlPolicyObject::clearGradients>("clearGradients"),
@@ -160,14 +173,8 @@ Napi::Value GgmlPolicyObject::forward(const Napi::CallbackInfo& info) {
   const Napi::Env env = info.Env();
   auto target = resource(env);
   if (info.Length() < 2 || !info[0].IsObject() || !info[1].IsObject()) throw addon_errors::invalidArgument(env, "forward: expected (chunk, options)");
-  const Napi::Object chunkObject = info[0].As<Napi::Object>();
+  auto chunk = chunkArgument(info[0]);
   const Napi::Object options = info[1].As<Napi::Object>();
-  auto chunk = std::make_shared<GgmlChunk>();
-  chunk->tokens = typedArray<int32_t, napi_int32_array>(chunkObject.Get("tokens"), "chunk.tokens");
-  chunk->sequenceLengths = typedArray<int32_t, napi_int32_array>(chunkObject.Get("sequenceLengths"), "chunk.sequenceLengths");
-  chunk->targetRows = typedArray<int32_t, napi_int32_array>(chunkObject.Get("targetRows"), "chunk.targetRows");
-  chunk->targetTokens = typedArray<int32_t, napi_int32_array>(chunkObject.Get("targetTokens"), "chunk.targetTokens");
-  chunk->temperatures = typedArray<float, napi_float32_array>(chunkObject.Get("temperatures"), "chunk.temperatures");
   const bool entropy = boolean(options, "entropy");
   const bool gradients = boolean(options, "gradients");
   auto outputs = std::make_shared<GgmlForwardOutputs>();
@@ -179,6 +186,20 @@ Napi::Value GgmlPolicyObject::forward(const Napi::CallbackInfo& info) {
         result.Set("entropy", outputs->entropy.empty() ? env.Undefined() : toTypedArray(env, outputs->entropy));
         return result;
       });
+}
+
+Napi::Value GgmlPolicyObject::estimate(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  auto target = resource(env);
+  if (info.Length() < 2 || !info[1].IsObject()) throw addon_errors::invalidArgument(env, "estimate: expected (chunk, options)");
+  auto chunk = chunkArgument(info[0]);
+  const Napi::Object options = info[1].As<Napi::Object>();
+  const bool entropy = boolean(options, "entropy");
+  const bool gradients = boolean(options, "gradients");
+  auto bytes = std::make_shared<size_t>(0);
+  return queue(
+      env, "selfplay:ggmlEstimate", [target, chunk, entropy, gradients, bytes]() { *bytes = target->estimate(*chunk, entropy, gradients); },
+      [bytes](Napi::Env env) -> Napi::Value { return Napi::Number::New(env, static_cast<double>(*bytes)); });
 }
 
 Napi::Value GgmlPolicyObject::backward(const Napi::CallbackInfo& info) {

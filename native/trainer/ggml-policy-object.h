@@ -17,6 +17,7 @@ class GgmlPolicyObject : public Napi::ObjectWrap<GgmlPolicyObject> {
 
  private:
   Napi::Value forward(const Napi::CallbackInfo& info);
+  Napi::Value estimate(const Napi::CallbackInfo& info);
   Napi::Value backward(const Napi::CallbackInfo& info);
   Napi::Value step(const Napi::CallbackInfo& info);
   Napi::Value clearGradients(const Napi::CallbackInfo& info);

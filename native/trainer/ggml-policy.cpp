@@ -5,8 +5,15 @@
 #include <stdexcept>
 
 struct GgmlPolicy::Pending {
+  explicit Pending(const GgmlLibrary& library) : ggml(library) {}
+  Pending(const Pending&) = delete;
+  Pending& operator=(const Pending&) = delete;
   const GgmlLibrary& ggml;
   ggml_context* context = nullptr;
+  GgmlForwardGraph graph;
+  /** Forward, loss, backward and accumulation: what gallocr allocates. */
+  ggml_cgraph* full = nullptr;
+  int forwardNodes = 0;
   /** Nodes after the forward pass's outputs: the loss, the backward pass and the accumulation. */
   ggml_cgraph* backwardNodes = nullptr;
   ggml_tensor* logprobGradients = nullptr;
@@ -109,20 +116,19 @@ void GgmlPolicy::compute(ggml_cgraph* graph) {
 
 void GgmlPolicy::dropPending() { pending.reset(); }
 
-GgmlForwardOutputs GgmlPolicy::forward(const GgmlChunk& chunk, bool entropy, bool gradients) {
-  std::lock_guard<std::mutex> lock(mutex);
-  dropPending();
+std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::buildChunk(const GgmlChunk& chunk, bool entropy, bool gradients) {
   checkGgmlChunk(chunk, configuration);
   if (gradients && !configuration.trainable) throw std::invalid_argument("this policy was loaded for forward passes only (trainable: false)");
   const size_t size = graphSize();
-  auto state = std::make_unique<Pending>(Pending{ggml});
+  auto state = std::make_unique<Pending>(ggml);
   state->context = newGraphContext(ggml, size, 4);
   ggml_context* context = state->context;
-  const GgmlForwardGraph graph = buildGgmlForwardGraph(ggml, context, weights, configuration, chunk, entropy);
+  state->graph = buildGgmlForwardGraph(ggml, context, weights, configuration, chunk, entropy);
+  const GgmlForwardGraph& graph = state->graph;
   ggml_cgraph* full = ggml.ggml_new_graph_custom(context, size, gradients);
   ggml.ggml_build_forward_expand(full, graph.logprobs);
   if (graph.entropy != nullptr) ggml.ggml_build_forward_expand(full, graph.entropy);
-  const int forwardNodes = ggml.ggml_graph_n_nodes(full);
+  state->forwardNodes = ggml.ggml_graph_n_nodes(full);
   const int64_t targets = static_cast<int64_t>(chunk.targetRows.size());
   if (gradients) {
     // The loss whose gradient is the policy loss's: Σ g·logprob (+ Σ h·H), with g and h the loss's
@@ -145,17 +151,42 @@ GgmlForwardOutputs GgmlPolicy::forward(const GgmlChunk& chunk, bool entropy, boo
     state->lossGradient = ggml.ggml_graph_get_grad_acc(full, loss);
     if (state->lossGradient == nullptr) throw std::runtime_error("ggml built no gradient for the loss");
   }
+  state->full = full;
+  state->targets = static_cast<size_t>(targets);
+  return state;
+}
+
+size_t GgmlPolicy::estimate(const GgmlChunk& chunk, bool entropy, bool gradients) {
+  std::lock_guard<std::mutex> lock(mutex);
+  const std::unique_ptr<Pending> state = buildChunk(chunk, entropy, gradients);
+  // What gallocr would allocate for this graph, computed without allocating it, by an allocator of its own:
+  // measuring through the one forward uses would leave its bookkeeping describing this graph.
+  ggml_gallocr_t measurer = ggml.ggml_gallocr_new(ggml.ggml_backend_get_default_buffer_type(backend));
+  if (measurer == nullptr) throw std::runtime_error("ggml could not create an allocator to size the graph");
+  size_t bytes = 0;
+  ggml.ggml_gallocr_reserve_n_size(measurer, state->full, nullptr, nullptr, &bytes);
+  ggml.ggml_gallocr_free(measurer);
+  return bytes;
+}
+
+GgmlForwardOutputs GgmlPolicy::forward(const GgmlChunk& chunk, bool entropy, bool gradients) {
+  std::lock_guard<std::mutex> lock(mutex);
+  dropPending();
+  std::unique_ptr<Pending> state = buildChunk(chunk, entropy, gradients);
+  const size_t size = graphSize();
+  ggml_context* context = state->context;
+  ggml_cgraph* full = state->full;
+  const GgmlForwardGraph& graph = state->graph;
   if (!ggml.ggml_gallocr_alloc_graph(chunkAllocator, full)) {
     throw std::runtime_error("the backend could not allocate the compute buffer for a chunk of " + std::to_string(chunk.tokens.size()) + " tokens");
   }
   setGgmlForwardInputs(ggml, graph, chunk, configuration.vocabularySize);
-  compute(gradients ? nodeRange(ggml, context, full, 0, forwardNodes, size) : full);
+  compute(gradients ? nodeRange(ggml, context, full, 0, state->forwardNodes, size) : full);
   GgmlForwardOutputs outputs;
   outputs.logprobs = readAll(ggml, graph.logprobs);
   if (graph.entropy != nullptr) outputs.entropy = readAll(ggml, graph.entropy);
   if (gradients) {
-    state->backwardNodes = nodeRange(ggml, context, full, forwardNodes, ggml.ggml_graph_n_nodes(full), size);
-    state->targets = static_cast<size_t>(targets);
+    state->backwardNodes = nodeRange(ggml, context, full, state->forwardNodes, ggml.ggml_graph_n_nodes(full), size);
     pending = std::move(state);
   }
   return outputs;

@@ -65,6 +65,8 @@ class GgmlPolicy {
    * must come next (another forward drops them).
    */
   GgmlForwardOutputs forward(const GgmlChunk& chunk, bool entropy, bool gradients);
+  /** Bytes of the compute buffer `forward` would allocate for this chunk (nothing is allocated). */
+  size_t estimate(const GgmlChunk& chunk, bool entropy, bool gradients);
   /** Adds the gradient of Σ ∂L/∂logprob·logprob + ∂L/∂H·H (the loss's own gradient) to the accumulators. */
   void backward(const std::vector<float>& logprobGradients, const std::vector<float>& entropyGradients);
   /** Clips and applies the accumulated gradients, then clears them. */
@@ -86,6 +88,7 @@ class GgmlPolicy {
   };
 
   ggml_tensor* find(const std::string& name, GgmlTensorKind kind) const;
+  std::unique_ptr<Pending> buildChunk(const GgmlChunk& chunk, bool entropy, bool gradients);
   size_t graphSize() const;
   void compute(ggml_cgraph* graph);
   void dropPending();

@@ -1,11 +1,13 @@
+import { totalmem } from "node:os";
 import { z } from "zod";
 import { parseInput } from "../../src/core/parse-input.js";
 import { GgufReader } from "../../src/gguf/gguf-reader.js";
-import { NativeGgmlPolicy, type NativeGgmlTensor } from "../../src/inference/native/native-ggml-policy.js";
+import { ggmlByteLength } from "../../src/gguf/ggml-type.js";
+import { NativeGgmlPolicy, type NativeGgmlChunk, type NativeGgmlTensor } from "../../src/inference/native/native-ggml-policy.js";
 import type { ScoredSequence } from "../policy/pack-sequences.js";
 import type { PolicyConfiguration } from "../policy/policy-configuration.js";
 import { readPolicyConfiguration } from "../policy/read-policy-configuration.js";
-import { GgmlTrainerUnavailableError } from "./errors/index.js";
+import { GgmlMemoryError, GgmlTrainerUnavailableError } from "./errors/index.js";
 import { packGgmlChunks } from "./pack-ggml-chunks.js";
 
 export const GgmlPolicyOptionsSchema = z.strictObject({
@@ -20,6 +22,12 @@ export const GgmlPolicyOptionsSchema = z.strictObject({
    * bounds the compute buffer. A longer sequence gets a row of its own. Default 1024.
    */
   maxChunkTokens: z.number().int().min(1).default(1024),
+  /**
+   * Bytes the policy may hold: weights, gradients and AdamW moments, and the
+   * largest compute buffer. Checked before anything is allocated (GgmlMemoryError
+   * with the figure and the fix). Default: 90% of this machine's memory.
+   */
+  memoryLimitBytes: z.number().int().positive().optional(),
 });
 export type GgmlPolicyOptions = z.input<typeof GgmlPolicyOptionsSchema>;
 
@@ -36,26 +44,40 @@ export type LossDerivatives = (outputs: { logprobs: Float32Array; entropy: Float
  * `maxChunkTokens` (no padding); outputs come back in input order.
  */
 export class GgmlPolicy {
+  /** Compute-buffer bytes by chunk shape: they depend on the token and target counts only. */
+  private readonly computeBytes = new Map<string, number>();
+
   private constructor(
     readonly modelPath: string,
     readonly configuration: PolicyConfiguration,
     readonly native: NativeGgmlPolicy,
-    readonly maxChunkTokens: number,
+    private readonly memory: { maxChunkTokens: number; memoryLimitBytes: number; modelBytes: number },
   ) {}
 
+  /** Tokens per packed row. */
+  get maxChunkTokens(): number {
+    return this.memory.maxChunkTokens;
+  }
+
   static async load(options: GgmlPolicyOptions): Promise<GgmlPolicy> {
-    const { modelPath, trainable, threads, maxChunkTokens } = parseInput(GgmlPolicyOptionsSchema, options);
+    const { modelPath, trainable, threads, maxChunkTokens, memoryLimitBytes = Math.floor(0.9 * totalmem()) } = parseInput(GgmlPolicyOptionsSchema, options);
     const reader = await GgufReader.open(modelPath);
     let configuration: PolicyConfiguration;
+    let modelBytes: number;
     try {
       configuration = readPolicyConfiguration(reader);
+      // Weights as stored, and for training an f32 gradient and two AdamW moments per weight.
+      modelBytes = reader.tensors.reduce((sum, tensor) => sum + ggmlByteLength(tensor.type, tensor.elementCount) + (trainable ? 12 * tensor.elementCount : 0), 0);
     } finally {
       await reader.close();
+    }
+    if (modelBytes > memoryLimitBytes) {
+      throw new GgmlMemoryError(`loading ${modelPath}${trainable ? " with every weight trainable" : ""}`, modelBytes, memoryLimitBytes, "train a LoRA over the frozen base instead of full weights (--trainer tfjs for now), or a smaller model");
     }
     const { architecture: _architecture, ...shape } = configuration;
     const { policy, reason } = await NativeGgmlPolicy.load({ ...shape, modelPath, trainable, threads });
     if (policy === undefined) throw new GgmlTrainerUnavailableError(reason);
-    return new GgmlPolicy(modelPath, configuration, policy, maxChunkTokens);
+    return new GgmlPolicy(modelPath, configuration, policy, { maxChunkTokens, memoryLimitBytes, modelBytes });
   }
 
   /** The model's tensors as loaded (name, shape innermost first, ggml type, trainable). */
@@ -98,6 +120,7 @@ export class GgmlPolicy {
     const entropy = options.entropy ? new Float32Array(total) : undefined;
     let firstTarget = 0;
     for (const { chunk } of packGgmlChunks(sequences, this.configuration.vocabularySize, this.maxChunkTokens)) {
+      await this.checkMemory(chunk, { entropy: options.entropy, gradients: derivatives !== undefined });
       const outputs = await this.native.forward(chunk, { entropy: options.entropy, gradients: derivatives !== undefined });
       logprobs.set(outputs.logprobs, firstTarget);
       if (entropy && outputs.entropy) entropy.set(outputs.entropy, firstTarget);
@@ -108,6 +131,25 @@ export class GgmlPolicy {
       firstTarget += chunk.targetRows.length;
     }
     return { logprobs, entropy };
+  }
+
+  /** Refuses a chunk whose compute buffer would take the policy past its memory limit, before ggml allocates it. */
+  private async checkMemory(chunk: NativeGgmlChunk, options: { entropy: boolean; gradients: boolean }): Promise<void> {
+    const key = `${chunk.tokens.length}:${chunk.targetRows.length}:${options.entropy}:${options.gradients}`;
+    let bytes = this.computeBytes.get(key);
+    if (bytes === undefined) {
+      bytes = await this.native.estimate(chunk, options);
+      this.computeBytes.set(key, bytes);
+    }
+    const needed = this.memory.modelBytes + bytes;
+    if (needed > this.memory.memoryLimitBytes) {
+      throw new GgmlMemoryError(
+        `a ${options.gradients ? "training" : "scoring"} pass over ${chunk.tokens.length} packed tokens (${chunk.targetRows.length} scored) on ${this.modelPath}`,
+        needed,
+        this.memory.memoryLimitBytes,
+        `shorter sequences or a smaller maxChunkTokens (now ${this.maxChunkTokens}; attention grows with its square), fewer records per minibatch, or LoRA instead of full weights`,
+      );
+    }
   }
 }
 

@@ -24,6 +24,8 @@ export interface GgmlTrainerOptions extends TrainerOptions {
   threads?: number;
   /** Tokens per packed row (one graph); bounds the compute buffer. Default 1024. */
   maxChunkTokens?: number;
+  /** Bytes the trainer's policy may hold (weights, optimizer state, compute buffer); default 90% of this machine's memory. */
+  memoryLimitBytes?: number;
 }
 
 /**
@@ -47,11 +49,11 @@ export class GgmlTrainer implements Trainer {
     readonly weights: TrainerWeights,
     private readonly configuration: TrainerConfiguration,
     private readonly syncDirectory: string,
-    private readonly policyOptions: { threads: number; maxChunkTokens: number },
+    private readonly policyOptions: { threads: number; maxChunkTokens: number; memoryLimitBytes?: number },
   ) {}
 
   static async create(options: GgmlTrainerOptions): Promise<GgmlTrainer> {
-    const { threads = 1, maxChunkTokens = 1024, ...common } = options;
+    const { threads = 1, maxChunkTokens = 1024, memoryLimitBytes, ...common } = options;
     const parsed = parseInput(TrainerOptionsSchema, common);
     const modelPath = resolve(parsed.modelPath);
     const weights = parsed.weights ?? (await defaultTrainerWeights(modelPath));
@@ -62,7 +64,7 @@ export class GgmlTrainer implements Trainer {
       throw new InvalidInputError("configuration.algorithm", 'reinforce, grpo or ppo on the ggml trainer (its value head is tfjs-only: use --trainer tfjs for "ppo-critic")', "ppo-critic");
     }
     await mkdir(parsed.syncDirectory, { recursive: true });
-    const policyOptions = { threads, maxChunkTokens };
+    const policyOptions = { threads, maxChunkTokens, ...(memoryLimitBytes !== undefined && { memoryLimitBytes }) };
     const policy = await GgmlPolicy.load({ modelPath, trainable: true, ...policyOptions });
     try {
       const reference = parsed.configuration.loss.klCoefficient > 0 ? await GgmlPolicy.load({ modelPath, ...policyOptions }) : undefined;

@@ -51,6 +51,8 @@ export interface AddonGgmlChunk {
 export interface AddonGgmlPolicy {
   /** log-softmax(logits / T) of each target (and the distribution's entropy); with `gradients` the graph waits for `backward`. */
   forward(chunk: AddonGgmlChunk, options: { entropy: boolean; gradients: boolean }): Promise<{ logprobs: Float32Array; entropy: Float32Array | undefined }>;
+  /** Bytes of the compute buffer `forward` would allocate for this chunk; builds the graph, allocates nothing. */
+  estimate(chunk: AddonGgmlChunk, options: { entropy: boolean; gradients: boolean }): Promise<number>;
   /** Accumulates the gradient of Σ g·logprob + h·entropy over the pending forward pass. */
   backward(logprobGradients: Float32Array, entropyGradients?: Float32Array): Promise<void>;
   /** Clips the accumulated gradients to `maxGradientNorm`, applies AdamW (`step` counts this one), clears them. */

@@ -61,6 +61,11 @@ export class NativeGgmlPolicy {
     return this.call(() => this.policy.forward(chunk, options));
   }
 
+  /** Bytes of the compute buffer `forward` would allocate for `chunk` (the graph is built, nothing allocated). */
+  estimate(chunk: NativeGgmlChunk, options: { entropy: boolean; gradients: boolean }): Promise<number> {
+    return this.call(() => this.policy.estimate(chunk, options));
+  }
+
   backward(logprobGradients: Float32Array, entropyGradients?: Float32Array): Promise<void> {
     return this.call(() => this.policy.backward(logprobGradients, entropyGradients));
   }

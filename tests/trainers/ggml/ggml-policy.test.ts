@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidInputError } from "../../../src/core/errors.js";
+import { GgufReader } from "../../../src/gguf/gguf-reader.js";
 import { createRandomModel, type CreateRandomModelOptions } from "../../../src/inference/model-files/create-random-model.js";
+import { GgmlMemoryError } from "../../../trainers/ggml/errors/index.js";
 import { GgmlPolicy } from "../../../trainers/ggml/ggml-policy.js";
 import { addRopeFrequencies } from "../helpers/add-rope-frequencies.js";
 import { maxAbsDifference, sampleOnEngine } from "../helpers/sample-on-engine.js";
@@ -87,6 +89,47 @@ describe("GgmlPolicy refuses what ggml must not see", () => {
       await expect(policy.logprobsBatch([{ promptTokenIds: [], completionTokenIds: [1], temperature: 1 }])).rejects.toThrow(/promptTokenIds/);
     } finally {
       await policy.dispose();
+    }
+  });
+});
+
+describe("GgmlPolicy memory", () => {
+  it("refuses a model over the memory limit before loading it, naming the figure and LoRA", async () => {
+    const modelPath = await model("memory-model", { preset: "tiny", architecture: "llama" });
+    const refusal = GgmlPolicy.load({ modelPath, trainable: true, memoryLimitBytes: 1 << 20 });
+    await expect(refusal).rejects.toThrow(GgmlMemoryError);
+    await expect(refusal).rejects.toThrow(/needs \d+\.\d\d GiB, over the ggml trainer's limit of 0\.00 GiB; train a LoRA/);
+  });
+
+  it("refuses a chunk whose compute buffer would pass the limit, before ggml allocates it, and names maxChunkTokens", async () => {
+    const modelPath = await model("memory-chunk", { preset: "tiny", architecture: "llama" });
+    const roomy = await GgmlPolicy.load({ modelPath, trainable: true });
+    const long = { promptTokenIds: Array.from({ length: 200 }, (_, index) => index % 250), completionTokenIds: [5, 6], temperature: 1 };
+    const short = { promptTokenIds: [1, 2], completionTokenIds: [5, 6], temperature: 1 };
+    const chunkOf = (sequence: typeof long) => ({
+      tokens: Int32Array.from([...sequence.promptTokenIds, sequence.completionTokenIds[0]!]),
+      sequenceLengths: Int32Array.of(sequence.promptTokenIds.length + 1),
+      targetRows: Int32Array.of(sequence.promptTokenIds.length - 1, sequence.promptTokenIds.length),
+      targetTokens: Int32Array.from(sequence.completionTokenIds),
+      temperatures: Float32Array.of(1, 1),
+    });
+    const longBytes = await roomy.native.estimate(chunkOf(long), { entropy: true, gradients: true });
+    const shortBytes = await roomy.native.estimate(chunkOf(short), { entropy: true, gradients: true });
+    expect(longBytes).toBeGreaterThan(5 * shortBytes);
+    await roomy.dispose();
+    // Room for the f32 model with its gradients and moments and the short chunk's graph, not the long one's.
+    const reader = await GgufReader.open(modelPath);
+    const modelBytes = reader.tensors.reduce((sum, tensor) => sum + 16 * tensor.elementCount, 0);
+    await reader.close();
+    const tight = await GgmlPolicy.load({ modelPath, trainable: true, memoryLimitBytes: modelBytes + Math.round((longBytes + shortBytes) / 2) });
+    try {
+      const train = (sequence: typeof long) =>
+        tight.accumulateGradients([sequence], { entropy: true }, ({ logprobs }) => ({ logprobs: new Float32Array(logprobs.length), entropy: new Float32Array(logprobs.length) }));
+      await expect(train(short)).resolves.toMatchObject({ logprobs: expect.any(Float32Array) as Float32Array });
+      await expect(train(long)).rejects.toThrow(GgmlMemoryError);
+      await expect(train(long)).rejects.toThrow(/training pass over 201 packed tokens .* smaller maxChunkTokens \(now 1024/);
+    } finally {
+      await tight.dispose();
     }
   });
 });

@@ -1,1 +1,2 @@
+export { GgmlMemoryError } from "./ggml-memory-error.js";
 export { GgmlTrainerUnavailableError } from "./ggml-trainer-unavailable-error.js";
