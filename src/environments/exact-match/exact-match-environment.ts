@@ -7,11 +7,11 @@ import type { GenerateResult } from "../../core/schemas/generate-result.js";
 import type { Environment } from "../environment.js";
 import { AnswerFormatSchema, readAnswer, type ExactMatchQuestion } from "./exact-match-episode.js";
 import { exactMatchEpisodeModule } from "./exact-match-episodes.js";
-import { isHeldOutQuestion, readQuestions, subtractionQuestions } from "./exact-match-questions.js";
+import { isHeldOutQuestion, readQuestions, twoDigitQuestions } from "./exact-match-questions.js";
 
 /** The options of the `exact-match` environment. */
 export const ExactMatchEnvironmentOptionsSchema = z.strictObject({
-  /** A JSONL file of `{"question", "answer"}` lines; default every two-digit subtraction (`57-23=` → `34`). */
+  /** A JSONL file of `{"question", "answer"}` lines; default every two-digit addition and subtraction (`57-23=` → `34`). */
   data: z.string().min(1).optional(),
   /** Held-out questions (JSONL); default the tenth of `data` whose FNV-1a hash ≡ 0 mod 10, never trained on. */
   heldOut: z.string().min(1).optional(),
@@ -35,7 +35,7 @@ export type ExactMatchEnvironmentOptions = z.input<typeof ExactMatchEnvironmentO
  */
 export function createExactMatchEnvironment(options?: JsonValue): Environment {
   const parsed = parseInput(ExactMatchEnvironmentOptionsSchema, options ?? {}, { fieldName: (path) => `environment.${path.map(String).join(".")}` });
-  const all = parsed.data === undefined ? subtractionQuestions() : readQuestions(parsed.data);
+  const all = parsed.data === undefined ? twoDigitQuestions() : readQuestions(parsed.data);
   const answerFormat = parsed.answerFormat ?? (parsed.data === undefined ? "integer" : "text");
   const training = parsed.heldOut === undefined ? all.filter((question) => !isHeldOutQuestion(question)) : all;
   const heldOut = (parsed.heldOut === undefined ? all.filter(isHeldOutQuestion) : readQuestions(parsed.heldOut)).slice(0, parsed.evaluateQuestions);

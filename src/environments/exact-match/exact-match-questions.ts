@@ -35,13 +35,18 @@ export function readQuestions(path: string): ExactMatchQuestion[] {
 }
 
 /**
- * The default questions: every two-digit subtraction `a-b=` (a, b in 10–99),
- * in the bundled base's own format. The base answers 10% of them greedily
- * and 35% within 8 samples, so groups of attempts disagree and GRPO has a signal.
+ * The default questions: every two-digit addition and subtraction `a+b=`,
+ * `a-b=` (a, b in 10–99), in the bundled base's own format. The base answers
+ * about a third of them greedily (59% of the additions, 10% of the
+ * subtractions), so groups of attempts disagree and GRPO has a signal.
+ * (Three-term sums, which it never saw, it answers 0–1% of the time even
+ * within 8 samples: nothing to learn from.)
  */
-export function subtractionQuestions(): ExactMatchQuestion[] {
+export function twoDigitQuestions(): ExactMatchQuestion[] {
   const questions: ExactMatchQuestion[] = [];
-  for (let a = 10; a < 100; a++) for (let b = 10; b < 100; b++) questions.push({ question: `${a}-${b}=`, answer: String(a - b) });
+  for (let a = 10; a < 100; a++) {
+    for (let b = 10; b < 100; b++) questions.push({ question: `${a}+${b}=`, answer: String(a + b) }, { question: `${a}-${b}=`, answer: String(a - b) });
+  }
   return questions;
 }
 

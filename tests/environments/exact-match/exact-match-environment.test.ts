@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createExactMatchEnvironment } from "../../../src/environments/exact-match/exact-match-environment.js";
-import { isHeldOutQuestion, subtractionQuestions } from "../../../src/environments/exact-match/exact-match-questions.js";
+import { isHeldOutQuestion, twoDigitQuestions } from "../../../src/environments/exact-match/exact-match-questions.js";
 import { loadEnvironment } from "../../../src/environments/load-environment.js";
 import { bundledArithmeticBase } from "../../../src/inference/model-files/bundled-models.js";
 import { expectTrainsAndResumes } from "../train-and-resume.js";
@@ -16,9 +16,9 @@ describe("the exact-match environment", () => {
   });
 
   it("holds out a tenth of the default questions by hash and never draws them", () => {
-    const all = subtractionQuestions();
-    expect(all).toHaveLength(90 * 90);
-    expect(all[0]).toEqual({ question: "10-10=", answer: "0" });
+    const all = twoDigitQuestions();
+    expect(all).toHaveLength(2 * 90 * 90);
+    expect(all.slice(0, 2)).toEqual([{ question: "10+10=", answer: "20" }, { question: "10-10=", answer: "0" }]);
     const heldOut = all.filter(isHeldOutQuestion);
     expect(heldOut.length / all.length).toBeGreaterThan(0.08);
     expect(heldOut.length / all.length).toBeLessThan(0.12);
@@ -35,7 +35,7 @@ describe("the exact-match environment", () => {
   });
 
   it("trains the bundled base with records on every step, and a killed run resumes to the uninterrupted one (real engine)", async () => {
-    // Subtraction: the base answers ~10% greedily, ~35% within 8 samples, so the groups disagree.
+    // The base answers about a third of the questions, so the groups disagree.
     const environment = () => createExactMatchEnvironment({ prompts: 4, groupSize: 8, maxTokens: 6, evaluateQuestions: 16 });
     await expectTrainsAndResumes({
       environment,
