@@ -12,13 +12,13 @@ export class MultiTurnEpisodeError extends InvalidInputError {
     /** Where the rollout was read, `file:line rollout-id`. */
     readonly source: string,
     readonly episodeType: string,
-    steps: number,
-    subEpisodes: number,
+    /** What makes it multi-turn: `3 Steps and 0 sub-episodes`, or a verifier that reads sub-episodes. */
+    found: string,
   ) {
     super(
       `${source}: ${episodeType}`,
       `a single-Step episode for Monte-Carlo labels (a continuation is re-scored by the episode's verifier alone); ${episodeType} is multi-turn: label it with --rollouts 0 (outcome labels)`,
-      `${steps} Steps and ${subEpisodes} sub-episodes`,
+      found,
     );
   }
 }

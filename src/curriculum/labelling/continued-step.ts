@@ -14,7 +14,7 @@ export function continuedStep(trajectory: PrmTrajectory): Step {
   const { rollout, source } = trajectory;
   const step = trajectory.steps[0];
   if (rollout.steps.length !== 1 || trajectory.steps.length !== 1 || trajectory.subEpisodes > 0 || !step) {
-    throw new MultiTurnEpisodeError(source, rollout.episodeType, rollout.steps.length, trajectory.subEpisodes);
+    throw new MultiTurnEpisodeError(source, rollout.episodeType, `${rollout.steps.length} Steps and ${trajectory.subEpisodes} sub-episodes`);
   }
   if (step.constrained) {
     throw new InvalidInputError(`${source}: constrained`, "a Step sampled without a grammar (a grammar's state cannot be resumed mid-completion); label it with --rollouts 0", true);

@@ -6,8 +6,8 @@ import type { Step } from "../../core/schemas/step.js";
 import type { Verifier } from "../../core/verifiers/verifier.js";
 import { firstStop } from "../../inference/llama/first-stop.js";
 import type { PrmExample } from "../prm/prm-state.js";
+import { continuationScoringContext } from "./continuation-scoring-context.js";
 import { continuedStep } from "./continued-step.js";
-import { NO_JUDGE_SCORING_CONTEXT } from "./no-judge-scoring-context.js";
 import { outcomeLabel } from "./outcome-label.js";
 import type { PrmTrajectory } from "./prm-trajectory.js";
 import { trajectoryPrefixes, type TrajectoryPrefix } from "./trajectory-prefixes.js";
@@ -118,7 +118,7 @@ function continuationClient(options: LabelTrajectoriesOptions): InferenceClient 
 /** The outcome label of the rollout with its one Step's completion replaced by `text`, scored by the episode's own verifier. */
 async function continuationLabel({ trajectory, step }: Continuation, text: string, verifier: Verifier): Promise<number> {
   const rollout: Rollout = { ...trajectory.rollout, steps: [{ ...step, completion: [{ role: "assistant", content: text }] }] };
-  const reward = (await verifier.score(rollout, NO_JUDGE_SCORING_CONTEXT)).rewards[trajectory.roleId];
+  const reward = (await verifier.score(rollout, continuationScoringContext(trajectory))).rewards[trajectory.roleId];
   if (reward === undefined || !Number.isFinite(reward)) {
     throw new InvalidInputError(`${trajectory.source}: continuation reward`, `a finite reward for ${trajectory.roleId} from the ${trajectory.rollout.episodeType} verifier`, reward);
   }

@@ -7,7 +7,8 @@ export interface LabelledEpisode {
   /**
    * Scores a single-Step rollout whose completion is replaced (a Monte-Carlo
    * continuation): the episode's own verifier. It gets no judge and no
-   * sub-episodes, so episodes that need either are labelled by outcome only.
+   * sub-episodes (`continuationScoringContext`), so episodes that need either
+   * are labelled by outcome only.
    */
   verifier: Verifier;
 }

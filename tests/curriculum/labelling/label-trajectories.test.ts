@@ -101,6 +101,15 @@ describe("labelTrajectories", () => {
     await expect(multiTurn).rejects.toThrow(/runs\/a\/rollouts\.jsonl:3 ep0: arithmetic-solve: got "2 Steps and 0 sub-episodes"; .*arithmetic-solve is multi-turn: label it with --rollouts 0/);
     // A rollout that ran sub-episodes cannot be re-scored without running them again.
     await expect(labelTrajectories([{ ...trajectory, subEpisodes: 4 }], { rollouts: 2, chunk: 1, detokenize: byteVocabularyText, client, verifierFor })).rejects.toThrow(/1 Steps and 4 sub-episodes/);
+    // A verifier that scores sub-episodes (a proposer paid by its solvers) or asks a judge cannot re-score a continuation alone.
+    const bySubEpisodes = { score: async (_rollout: unknown, context: { children: readonly unknown[] }) => ({ rewards: { solver: context.children.length } }) };
+    const scripted = continuationClient({ "": ["68"], "6": ["8"] }).client;
+    const readsChildren = labelTrajectories([trajectory], { rollouts: 1, chunk: 1, detokenize: byteVocabularyText, client: scripted, verifierFor: () => bySubEpisodes });
+    await expect(readsChildren).rejects.toThrow(MultiTurnEpisodeError);
+    await expect(readsChildren).rejects.toThrow(/ep0: arithmetic-solve: got "a verifier that scores sub-episodes"; .*label it with --rollouts 0/);
+    const byJudge = { score: async (_rollout: unknown, context: { judge: (messages: never[]) => Promise<string> }) => ({ rewards: { solver: Number(await context.judge([])) } }) };
+    const asksJudge = labelTrajectories([trajectory], { rollouts: 1, chunk: 1, detokenize: byteVocabularyText, client: continuationClient({ "": ["68"], "6": ["8"] }).client, verifierFor: () => byJudge });
+    await expect(asksJudge).rejects.toThrow(/verifier: expected a verifier that scores without a judge .*label it with --rollouts 0/);
     // Outcome labels need no continuation: any episode.
     expect((await labelTrajectories([twoSteps], { rollouts: 0, chunk: 1, detokenize: byteVocabularyText })).examples).toHaveLength(3);
     const constrained = { ...trajectory, steps: [{ ...trajectory.steps[0]!, constrained: true }] };
