@@ -22,6 +22,7 @@
   X(ggml_new_tensor_2d)                        \
   X(ggml_dup_tensor)                           \
   X(ggml_get_tensor)                           \
+  X(ggml_get_type_traits)                      \
   X(ggml_set_name)                             \
   X(ggml_set_param)                            \
   X(ggml_set_loss)                             \
@@ -37,6 +38,7 @@
   X(ggml_add_inplace)                          \
   X(ggml_sub)                                  \
   X(ggml_div)                                  \
+  X(ggml_scale)                                \
   X(ggml_scale_bias)                           \
   X(ggml_mul_mat)                              \
   X(ggml_reshape_2d)                           \

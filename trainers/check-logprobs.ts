@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { InvalidInputError } from "../src/core/errors.js";
 import { parseInput } from "../src/core/parse-input.js";
 import { SeedSchema } from "../src/core/schemas/sampler-settings.js";
 import { LlamaInferenceClient } from "../src/inference/llama/llama-inference-client.js";
@@ -125,8 +124,7 @@ interface LogprobScorer {
 async function loadScorer(options: z.output<typeof CheckLogprobsOptionsSchema>): Promise<LogprobScorer> {
   const { modelPath, loraPath, trainer } = options;
   if (trainer === "ggml") {
-    if (loraPath !== undefined) throw new InvalidInputError("loraPath", "no adapter with trainer ggml (LoRA is not on the ggml trainer yet: use trainer tfjs)", loraPath);
-    const policy = await GgmlPolicy.load({ modelPath, threads: options.threads });
+    const policy = await GgmlPolicy.load({ modelPath, loraPath, threads: options.threads });
     return { configuration: policy.configuration, backend: "ggml cpu", logprobsBatch: (sequences) => policy.logprobsBatch(sequences), dispose: () => policy.dispose() };
   }
   const policy = await Policy.load({ modelPath, loraPath, backends: options.backends });

@@ -65,8 +65,14 @@ GgmlForwardGraph buildGgmlForwardGraph(const GgmlLibrary& g, ggml_context* ctx, 
     return g.ggml_rope_ext(ctx, x, graph.positions, weights.ropeFrequencies, static_cast<int>(c.keyLength), ropeMode,
                            static_cast<int>(c.contextLength), c.ropeFrequencyBase, 1.0f, 0.0f, 1.0f, 32.0f, 1.0f);
   };
+  // W·x (+ b), plus scale·B·(A·x) where an adapter adapts W, as llama.cpp's build_lora_mm.
   auto linear = [&](ggml_tensor* weight, ggml_tensor* bias, ggml_tensor* x) {
     ggml_tensor* y = g.ggml_mul_mat(ctx, weight, x);
+    const auto pair = weights.lora.find(weight);
+    if (pair != weights.lora.end()) {
+      ggml_tensor* update = g.ggml_mul_mat(ctx, pair->second.b, g.ggml_mul_mat(ctx, pair->second.a, x));
+      y = g.ggml_add(ctx, y, g.ggml_scale(ctx, update, c.loraScale));
+    }
     return bias == nullptr ? y : g.ggml_add(ctx, y, bias);
   };
 
@@ -87,16 +93,16 @@ GgmlForwardGraph buildGgmlForwardGraph(const GgmlLibrary& g, ggml_context* ctx, 
     scores = g.ggml_soft_max_ext(ctx, scores, graph.mask, attentionScale, 0.0f);
     ggml_tensor* attended = g.ggml_mul_mat(ctx, v, scores);  // [value, tokens, heads]
     attended = g.ggml_cont_2d(ctx, g.ggml_permute(ctx, attended, 0, 2, 1, 3), c.valueLength * c.headCount, tokens);
-    hidden = g.ggml_add(ctx, hidden, g.ggml_mul_mat(ctx, block.attentionOutput, attended));
+    hidden = g.ggml_add(ctx, hidden, linear(block.attentionOutput, nullptr, attended));
 
     x = g.ggml_mul(ctx, g.ggml_rms_norm(ctx, hidden, c.rmsNormEpsilon), block.feedForwardNorm);
-    ggml_tensor* activated = g.ggml_swiglu_split(ctx, g.ggml_mul_mat(ctx, block.gate, x), g.ggml_mul_mat(ctx, block.up, x));
-    hidden = g.ggml_add(ctx, hidden, g.ggml_mul_mat(ctx, block.down, activated));
+    ggml_tensor* activated = g.ggml_swiglu_split(ctx, linear(block.gate, nullptr, x), linear(block.up, nullptr, x));
+    hidden = g.ggml_add(ctx, hidden, linear(block.down, nullptr, activated));
   }
   // Only the rows that score a target go through the output layer.
   ggml_tensor* scored = g.ggml_get_rows(ctx, hidden, graph.targetRows);  // [embedding, targets]
   scored = g.ggml_mul(ctx, g.ggml_rms_norm(ctx, scored, c.rmsNormEpsilon), weights.outputNorm);
-  ggml_tensor* scaled = g.ggml_div(ctx, g.ggml_mul_mat(ctx, weights.output, scored), graph.temperatures);  // logits / T, as the engine divides
+  ggml_tensor* scaled = g.ggml_div(ctx, linear(weights.output, nullptr, scored), graph.temperatures);  // logits / T, as the engine divides
   ggml_tensor* probabilities = g.ggml_soft_max(ctx, scaled);
   const int64_t flat = c.vocabularySize * targets;
   // Rows of one element: get_rows then picks probabilities[token, target] (and carries its gradient back).

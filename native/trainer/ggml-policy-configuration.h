@@ -21,7 +21,14 @@ struct GgmlPolicyConfiguration {
   int64_t valueLength = 0;
   float ropeFrequencyBase = 10000;
   float rmsNormEpsilon = 1e-5f;
-  /** Every weight is a trainable f32 parameter; false: forward passes only, any weight type. */
+  /**
+   * Without an adapter: every weight is a trainable f32 parameter. With one: the
+   * adapter's factors are, over a frozen base of any type. False: forward passes only.
+   */
   bool trainable = false;
+  /** A llama.cpp LoRA adapter over the model (f32 `<name>.lora_a` [in, r], `.lora_b` [r, out]); empty for none. */
+  std::string loraPath;
+  /** What B·A·x is multiplied by: alpha / rank (as llama.cpp with adapter scale 1). */
+  float loraScale = 1.0f;
   int32_t threads = 1;
 };

@@ -144,6 +144,12 @@ Napi::Value GgmlPolicyObject::load(const Napi::CallbackInfo& info) {
   configuration.ropeFrequencyBase = static_cast<float>(number(options, "ropeFrequencyBase", 1e-6, 1e12, false));
   configuration.rmsNormEpsilon = static_cast<float>(number(options, "rmsNormEpsilon", 0, 1, false));
   configuration.trainable = boolean(options, "trainable");
+  const Napi::Value loraPath = options.Get("loraPath");
+  if (!loraPath.IsUndefined()) {
+    if (!loraPath.IsString() || loraPath.As<Napi::String>().Utf8Value().empty()) throw addon_errors::invalidArgument(env, "loraPath: expected the adapter's GGUF path");
+    configuration.loraPath = loraPath.As<Napi::String>().Utf8Value();
+    configuration.loraScale = static_cast<float>(number(options, "loraScale", -1e6, 1e6, false));
+  }
   configuration.threads = static_cast<int32_t>(number(options, "threads", 1, 1024, true));
   try {
     llamaLibrary();

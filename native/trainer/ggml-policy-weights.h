@@ -1,6 +1,7 @@
 // The model's tensors in one backend buffer, named as in the GGUF file.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,12 @@ struct GgmlBlockWeights {
   ggml_tensor* down = nullptr;
 };
 
+/** One adapted matrix's LoRA factors. */
+struct GgmlLoraPair {
+  ggml_tensor* a = nullptr;
+  ggml_tensor* b = nullptr;
+};
+
 struct GgmlPolicyWeights {
   ggml_context* context = nullptr;
   ggml_backend_buffer_t buffer = nullptr;
@@ -33,8 +40,16 @@ struct GgmlPolicyWeights {
   /** llama's `rope_freqs.weight` (per-pair frequency divisors); null when absent. */
   ggml_tensor* ropeFrequencies = nullptr;
   std::vector<GgmlBlockWeights> blocks;
-  /** Every tensor loaded, in file order of the expected names. */
+  /** Every tensor loaded: the model's, then the adapter's. */
   std::vector<ggml_tensor*> all;
+  /** What the optimizer trains: every weight but rope_freqs (full), or the LoRA factors; empty when not trainable. */
+  std::vector<ggml_tensor*> trainable;
+  /** LoRA factors by the base matrix they adapt. */
+  std::map<const ggml_tensor*, GgmlLoraPair> lora;
+  ggml_context* adapterContext = nullptr;
+  ggml_backend_buffer_t adapterBuffer = nullptr;
+  /** Bytes of f32 copies of f16/bf16 matrices kept because ggml's CPU out_prod cannot read them (LoRA training). */
+  size_t convertedBytes = 0;
 };
 
 /**

@@ -61,13 +61,12 @@ GgmlPolicy::GgmlPolicy(GgmlPolicyConfiguration configurationIn) : ggml(ggmlLibra
     if (setThreads != nullptr) setThreads(backend, configuration.threads);
     weights = loadGgmlPolicyWeights(ggml, configuration, backend);
     if (configuration.trainable) {
-      const size_t count = weights.all.size();
+      const size_t count = weights.trainable.size();
       ggml_init_params parameters{ggml.ggml_tensor_overhead() * count * 2, nullptr, true};
       gradientContext = ggml.ggml_init(parameters);
       momentContext = ggml.ggml_init(parameters);
       if (gradientContext == nullptr || momentContext == nullptr) throw std::runtime_error("ggml_init failed for the optimizer's context");
-      for (ggml_tensor* weight : weights.all) {
-        if (weight == weights.ropeFrequencies) continue;
+      for (ggml_tensor* weight : weights.trainable) {
         OptimizerTensors tensors{ggml.ggml_dup_tensor(gradientContext, weight), ggml.ggml_dup_tensor(momentContext, weight),
                                  ggml.ggml_dup_tensor(momentContext, weight)};
         optimizer.emplace(weight, tensors);
@@ -318,6 +317,7 @@ void GgmlPolicy::write(const std::string& name, GgmlTensorKind kind, const std::
 size_t GgmlPolicy::bytes() const {
   std::lock_guard<std::mutex> lock(mutex);
   size_t total = ggml.ggml_backend_buffer_get_size(weights.buffer);
+  if (weights.adapterBuffer != nullptr) total += ggml.ggml_backend_buffer_get_size(weights.adapterBuffer);
   if (gradientBuffer != nullptr) total += ggml.ggml_backend_buffer_get_size(gradientBuffer) + ggml.ggml_backend_buffer_get_size(momentBuffer);
   return total + ggml.ggml_gallocr_get_buffer_size(chunkAllocator, 0) + ggml.ggml_gallocr_get_buffer_size(stepAllocator, 0);
 }

@@ -1,8 +1,11 @@
 import { totalmem } from "node:os";
 import { z } from "zod";
+import { InvalidInputError } from "../../src/core/errors.js";
 import { parseInput } from "../../src/core/parse-input.js";
 import { GgufReader } from "../../src/gguf/gguf-reader.js";
 import { ggmlByteLength } from "../../src/gguf/ggml-type.js";
+import { loraFactor } from "../../src/inference/model-files/add-lora-update.js";
+import { validateLoraAdapter } from "../../src/inference/model-files/validate-lora-adapter.js";
 import { NativeGgmlPolicy, type NativeGgmlChunk, type NativeGgmlTensor } from "../../src/inference/native/native-ggml-policy.js";
 import type { ScoredSequence } from "../policy/pack-sequences.js";
 import type { PolicyConfiguration } from "../policy/policy-configuration.js";
@@ -13,7 +16,12 @@ import { packGgmlChunks } from "./pack-ggml-chunks.js";
 export const GgmlPolicyOptionsSchema = z.strictObject({
   /** GGUF model, llama or qwen2. Trainable policies need f32 weights; forward-only ones read f16, bf16, q4_0–q8_0 and k-quants too. */
   modelPath: z.string().min(1),
-  /** Every weight is trained (f32 gradient and AdamW moments are allocated); false: scoring only. Default false. */
+  /**
+   * A llama.cpp LoRA adapter over the model (checked by `validateLoraAdapter`, one rank for every pair).
+   * With it the factors are what trains, over a frozen base of any type llama.cpp reads.
+   */
+  loraPath: z.string().min(1).optional(),
+  /** Train: every weight (f32 gradient and AdamW moments are allocated), or the adapter's factors with `loraPath`; false: scoring only. Default false. */
   trainable: z.boolean().default(false),
   /** CPU threads of ggml's backend. Default 1. */
   threads: z.number().int().min(1).default(1),
@@ -49,6 +57,8 @@ export class GgmlPolicy {
 
   private constructor(
     readonly modelPath: string,
+    /** The adapter loaded over the base, if any (its factors are what trains). */
+    readonly loraPath: string | undefined,
     readonly configuration: PolicyConfiguration,
     readonly native: NativeGgmlPolicy,
     private readonly memory: { maxChunkTokens: number; memoryLimitBytes: number; modelBytes: number },
@@ -60,24 +70,37 @@ export class GgmlPolicy {
   }
 
   static async load(options: GgmlPolicyOptions): Promise<GgmlPolicy> {
-    const { modelPath, trainable, threads, maxChunkTokens, memoryLimitBytes = Math.floor(0.9 * totalmem()) } = parseInput(GgmlPolicyOptionsSchema, options);
+    const { modelPath, loraPath, trainable, threads, maxChunkTokens, memoryLimitBytes = Math.floor(0.9 * totalmem()) } = parseInput(GgmlPolicyOptionsSchema, options);
+    const lora = loraPath === undefined ? undefined : await adapterScale(loraPath, modelPath);
     const reader = await GgufReader.open(modelPath);
     let configuration: PolicyConfiguration;
     let modelBytes: number;
     try {
       configuration = readPolicyConfiguration(reader);
-      // Weights as stored, and for training an f32 gradient and two AdamW moments per weight.
-      modelBytes = reader.tensors.reduce((sum, tensor) => sum + ggmlByteLength(tensor.type, tensor.elementCount) + (trainable ? 12 * tensor.elementCount : 0), 0);
+      modelBytes = reader.tensors.reduce((sum, tensor) => {
+        const stored = ggmlByteLength(tensor.type, tensor.elementCount);
+        // Full training: an f32 gradient and two AdamW moments per weight. LoRA training: an f32 copy of f16/bf16 matrices.
+        if (trainable && lora === undefined) return sum + stored + 12 * tensor.elementCount;
+        if (trainable && (tensor.type === "f16" || tensor.type === "bf16") && tensor.dims.length === 2) return sum + 4 * tensor.elementCount;
+        return sum + stored;
+      }, 0);
     } finally {
       await reader.close();
     }
+    // The adapter's f32 factors, with a gradient and two moments each when they train.
+    modelBytes += (lora?.factorValues ?? 0) * (trainable ? 16 : 4);
     if (modelBytes > memoryLimitBytes) {
-      throw new GgmlMemoryError(`loading ${modelPath}${trainable ? " with every weight trainable" : ""}`, modelBytes, memoryLimitBytes, "train a LoRA over the frozen base instead of full weights (--trainer tfjs for now), or a smaller model");
+      throw new GgmlMemoryError(
+        `loading ${modelPath}${trainable ? (lora ? " with a trainable LoRA" : " with every weight trainable") : ""}`,
+        modelBytes,
+        memoryLimitBytes,
+        lora ? "a smaller model, or a lower-rank adapter" : "train a LoRA over the frozen base instead of full weights (weights: \"lora\"), or a smaller model",
+      );
     }
     const { architecture: _architecture, ...shape } = configuration;
-    const { policy, reason } = await NativeGgmlPolicy.load({ ...shape, modelPath, trainable, threads });
+    const { policy, reason } = await NativeGgmlPolicy.load({ ...shape, modelPath, trainable, threads, ...(lora && { loraPath, loraScale: lora.scale }) });
     if (policy === undefined) throw new GgmlTrainerUnavailableError(reason);
-    return new GgmlPolicy(modelPath, configuration, policy, { maxChunkTokens, memoryLimitBytes, modelBytes });
+    return new GgmlPolicy(modelPath, loraPath, configuration, policy, { maxChunkTokens, memoryLimitBytes, modelBytes });
   }
 
   /** The model's tensors as loaded (name, shape innermost first, ggml type, trainable). */
@@ -151,6 +174,18 @@ export class GgmlPolicy {
       );
     }
   }
+}
+
+/** The adapter's factor (alpha / rank, as llama.cpp applies it) and size, after the engine's own checks. */
+async function adapterScale(loraPath: string, modelPath: string): Promise<{ scale: number; factorValues: number }> {
+  const adapter = await validateLoraAdapter(loraPath, modelPath);
+  const ranks = new Set(adapter.tensors.map((tensor) => tensor.rank));
+  if (ranks.size !== 1) throw new InvalidInputError(`${loraPath} ranks`, "one rank for every pair (the ggml trainer applies one alpha / rank)", [...ranks]);
+  const rank = [...ranks][0] as number;
+  return {
+    scale: loraFactor(1, adapter.alpha, rank),
+    factorValues: adapter.tensors.reduce((sum, tensor) => sum + tensor.rank * (tensor.inputLength + tensor.outputLength), 0),
+  };
 }
 
 function splitBySequence(sequences: readonly ScoredSequence[], flat: Float32Array): Float64Array[] {

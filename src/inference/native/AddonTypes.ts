@@ -32,9 +32,13 @@ export interface AddonGgmlPolicyOptions {
   valueLength: number;
   ropeFrequencyBase: number;
   rmsNormEpsilon: number;
-  /** Every weight a trainable f32 parameter (with gradient and AdamW tensors); false: forward passes only. */
+  /** Every weight a trainable f32 parameter (with gradient and AdamW tensors), or with `loraPath` the adapter's factors; false: forward passes only. */
   trainable: boolean;
   threads: number;
+  /** A LoRA adapter over the model (its factors f32; the base any type llama.cpp reads). */
+  loraPath?: string;
+  /** alpha / rank: what B·A·x is multiplied by. Required with `loraPath`. */
+  loraScale?: number;
 }
 
 /** Sequences packed into one row: a block-diagonal causal mask keeps them apart. */
