@@ -9,6 +9,7 @@ import { main } from "../../src/cli/program.js";
 import { PrmExampleSchema } from "../../src/curriculum/prm/prm-state.js";
 import { PrmMetadataSchema } from "../../src/curriculum/prm/prm-metadata.js";
 import { OnnxPrmScorer } from "../../src/curriculum/prm/onnx-prm-scorer.js";
+import { createRandomLoraAdapter } from "../../src/inference/model-files/create-random-lora-adapter.js";
 import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
 import { Arena } from "../../src/arena/arena.js";
 import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
@@ -165,7 +166,7 @@ describe("selfplay prm label", () => {
     const out = join(folder, "mc.jsonl");
     const missing = await runCli(["prm", "label", "--trajectories", join(run, "rollouts.jsonl"), "--rollouts", "2", "--out", out]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/--model: expected a model to sample continuations on; by default the run's final\.gguf beside .*rollouts\.jsonl, which does not exist .*pass --model FILE/);
+    expect(missing.stderr).toMatch(/--model: expected a model to sample continuations on; by default the run's final\.gguf in .*run, or its final\.lora\.gguf .*\(the run has not finished\): pass --model FILE/);
     await copyFile(modelPath, join(run, "final.gguf"));
     const { code, stdout, stderr } = await runCli(["prm", "label", "--trajectories", join(run, "rollouts.jsonl"), "--rollouts", "2", "--out", out, "--json"]);
     expect(code, stderr).toBe(0);
@@ -321,5 +322,16 @@ describe("selfplay prm label on any environment", () => {
     // Every prefix but the 3 whole answers is continued twice, on the run's final.gguf; greedy continuations finish each answer as it was.
     expect(JSON.parse(byContinuations.stdout)).toMatchObject({ trajectories: 3, states: outcomeSummary.states, continuations: 2 * (outcomeSummary.states - 3) });
     expect(await readLabels(monteCarlo)).toEqual(outcomeLabels);
+
+    // A run that trained a LoRA ends with final.lora.gguf: continuations run on it over the base its checkpoint records.
+    const loraRun = join(folder, "lora-run");
+    await mkdir(loraRun);
+    await copyFile(join(run, "rollouts.jsonl"), join(loraRun, "rollouts.jsonl"));
+    await writeRunCheckpoint(loraRun, module, { clustered: true }, modelPath);
+    await createRandomLoraAdapter({ baseModelPath: modelPath, path: join(loraRun, "final.lora.gguf"), rank: 2, seed: 1 });
+    const overLora = await runCli(["prm", "label", "--trajectories", join(loraRun, "rollouts.jsonl"), "--out", join(folder, "lora-mc.jsonl"), "--chunk", "2", "--rollouts", "2", "--json"]);
+    expect(overLora.code, overLora.stderr).toBe(0);
+    expect(overLora.stderr).toMatch(/2 continuations per prefix on .*lora-run\/final\.lora\.gguf over .*tiny\.gguf/);
+    expect(JSON.parse(overLora.stdout)).toMatchObject({ trajectories: 3, continuations: 2 * (outcomeSummary.states - 3) });
   });
 });

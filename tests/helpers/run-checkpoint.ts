@@ -10,9 +10,9 @@ import { TrainingConfigurationSchema } from "../../trainers/train/training-confi
 /**
  * Makes `directory` a training run folder as far as its environment goes: a
  * step-1 checkpoint of the one format (manifest and trainer folder) recording
- * `environment` and its options, as `selfplay train` writes it.
+ * `environment` and its options and the base model, as `selfplay train` writes it.
  */
-export async function writeRunCheckpoint(directory: string, environment: TrainingCheckpoint["environment"], options: JsonValue = {}): Promise<void> {
+export async function writeRunCheckpoint(directory: string, environment: TrainingCheckpoint["environment"], options: JsonValue = {}, modelPath = "/models/base.gguf"): Promise<void> {
   const trainer = join(CHECKPOINT_FOLDER, "step-1.trainer");
   await mkdir(join(directory, trainer), { recursive: true });
   await writeFile(trainerCheckpointPaths(join(directory, trainer)).manifest, "{}\n");
@@ -20,7 +20,7 @@ export async function writeRunCheckpoint(directory: string, environment: Trainin
     version: 2,
     step: 1,
     environment,
-    modelPath: "/models/base.gguf",
+    modelPath,
     configuration: TrainingConfigurationSchema.parse({ environment: options }),
     trainerBackend: "tfjs",
     trainer,

@@ -1,9 +1,7 @@
-import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { Option, type Command } from "commander";
 import { z } from "zod";
-import { InvalidInputError } from "../../core/errors.js";
 import { readJsonl } from "../../core/jsonl/read-jsonl.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
 import { writeFileAtomic } from "../../core/write-file-atomic.js";
@@ -22,6 +20,7 @@ import { LlamaInferenceClient } from "../../inference/llama/llama-inference-clie
 import { TfjsBackendNameSchema, describeBackendSelection, selectBackend } from "../../../trainers/backend/select-backend.js";
 import { loadPrm } from "../../../trainers/prm/load-prm.js";
 import { rolloutsFileEpisodes } from "../../../trainers/prm/rollouts-file-episodes.js";
+import { runFinalPolicy, type RunFinalPolicy } from "../../../trainers/train/run-final-policy.js";
 import { savePrm } from "../../../trainers/prm/save-prm.js";
 import { trainPrm } from "../../../trainers/prm/train-prm.js";
 import { EXIT } from "../cli-io.js";
@@ -140,33 +139,40 @@ export async function prmScoreCommand(rawOptions: unknown, { io }: CommandContex
  * With `--rollouts 0` every prefix is labelled with its trajectory's outcome
  * (reward > 0 → 1, else 0); with K > 0 — single-Step episodes only, a
  * multi-turn one is refused by name — with the success share of K
- * continuations sampled from it on `--model`, by default the `final.gguf` of
- * the run folder each file is in (the policy the run ended with), each
- * re-scored by the episode's own verifier.
+ * continuations sampled from it on `--model`, by default the policy the run
+ * folder each file is in ended with (`runFinalPolicy`: `final.gguf`, or
+ * `final.lora.gguf` over its base), each re-scored by the episode's own
+ * verifier.
  */
 export async function prmLabelCommand(rawOptions: unknown, { io }: CommandContext): Promise<number> {
   const options = parseOptions(PrmLabelCommandOptionsSchema, rawOptions);
   const { byFile, trajectories, tornFiles } = await readRolloutTrajectories(options.trajectories, rolloutsFileEpisodes(options.env));
   for (const file of tornFiles) io.stderr(`warning: ${file}: its last line is torn (an interrupted write) and was skipped\n`);
-  const modelFor = (file: string) => options.model ?? (options.rollouts > 0 ? runFinalModel(file) : undefined);
-  // Checked before any model loads, so a bad folder or a multi-turn episode costs nothing.
-  for (const { file } of byFile) modelFor(file);
+  // Found before any model loads, so a bad folder or a multi-turn episode costs nothing.
+  const policies = new Map<string, RunFinalPolicy | undefined>();
+  for (const { file } of byFile) {
+    policies.set(file, options.model !== undefined ? { modelPath: options.model } : options.rollouts > 0 ? await runFinalPolicy(dirname(file)) : undefined);
+  }
   if (options.rollouts > 0) for (const trajectory of trajectories) continuedStep(trajectory);
-  // One client per model, shared by the files that use it.
+  // One client per policy, shared by the files that use it.
   const clients = new Map<string, LlamaInferenceClient>();
-  const clientFor = async (modelPath: string | undefined) => {
-    if (modelPath === undefined) return undefined;
-    const client = clients.get(modelPath) ?? (await LlamaInferenceClient.create({ modelPath, sequences: options.sequences }));
-    clients.set(modelPath, client);
+  const clientFor = async (policy: RunFinalPolicy | undefined) => {
+    if (policy === undefined) return undefined;
+    const key = JSON.stringify(policy);
+    const client = clients.get(key) ?? (await LlamaInferenceClient.create({ ...policy, sequences: options.sequences }));
+    clients.set(key, client);
     return client;
   };
   const examples: PrmExample[] = [];
   let continuations = 0;
   try {
     for (const { file, episodes, trajectories: fileTrajectories } of byFile) {
-      const modelPath = modelFor(file);
-      const client = await clientFor(modelPath);
-      if (options.rollouts > 0) io.stderr(`labelling ${file}: ${fileTrajectories.length} trajectories, ${options.rollouts} continuations per prefix on ${modelPath}\n`);
+      const policy = policies.get(file);
+      const client = await clientFor(policy);
+      if (options.rollouts > 0 && policy) {
+        const on = policy.loraPath === undefined ? policy.modelPath : `${policy.loraPath} over ${policy.modelPath}`;
+        io.stderr(`labelling ${file}: ${fileTrajectories.length} trajectories, ${options.rollouts} continuations per prefix on ${on}\n`);
+      }
       const labelled = await labelTrajectories(fileTrajectories, {
         rollouts: options.rollouts,
         chunk: options.chunk,
@@ -191,18 +197,6 @@ export async function prmLabelCommand(rawOptions: unknown, { io }: CommandContex
     io.stdout(`${examples.length} states from ${trajectories.length} trajectories in ${byFile.length} file(s), ${how}; mean label ${meanLabel.toFixed(3)} → ${options.out}\n`);
   }
   return EXIT.ok;
-}
-
-/** The final model of the run folder a rollouts file is in: what continuations are sampled on by default. */
-function runFinalModel(rolloutsFile: string): string {
-  const path = join(dirname(rolloutsFile), "final.gguf");
-  if (!existsSync(path)) {
-    throw new InvalidInputError(
-      "--model",
-      `a model to sample continuations on; by default the run's final.gguf beside ${rolloutsFile}, which does not exist (the run has not finished): pass --model FILE`,
-    );
-  }
-  return path;
 }
 
 export const registerPrmCommands: RegisterCommand = (program: Command, context: CommandContext) => {
@@ -234,7 +228,7 @@ export const registerPrmCommands: RegisterCommand = (program: Command, context: 
     .addOption(new Option("--env <name>", "the environment that made them, at its default options (default: the one each run folder's checkpoint records): a built-in name or ./module.js"))
     .addOption(new Option("--out <file>", "JSONL file of labelled states to write"))
     .addOption(new Option("--rollouts <k>", "continuations per prefix; 0 labels every prefix with its trajectory's outcome").default("0"))
-    .addOption(new Option("--model <file>", "GGUF model the continuations are sampled on (default: each run's final.gguf); its tokenizer reads the tokens"))
+    .addOption(new Option("--model <file>", "GGUF model the continuations are sampled on (default: each run's final.gguf, or final.lora.gguf over its base); its tokenizer reads the tokens"))
     .addOption(new Option("--chunk <n>", "completion tokens per prefix step").default("1"))
     .addOption(new Option("--seed <n>", "seed of the continuations").default("0"))
     .addOption(new Option("--sequences <n>", "sequences the engine decodes in parallel").default("16"))
