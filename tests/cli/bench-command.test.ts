@@ -7,7 +7,6 @@ import { RolloutBenchResultSchema } from "../../benchmarks/rollout/rollout-bench
 import { StepBenchResultSchema } from "../../benchmarks/step/step-bench-result.js";
 import { TrainerBenchResultSchema } from "../../benchmarks/trainer/trainer-bench-result.js";
 import { main } from "../../src/cli/program.js";
-import { ArithmeticEnvironmentOptionsSchema } from "../../src/environments/arithmetic/arithmetic-environment.js";
 import { nativeAddon, skipNote } from "../inference/native/native-addon-for-tests.js";
 
 async function runCli(argv: string[]) {
@@ -18,8 +17,8 @@ async function runCli(argv: string[]) {
 }
 
 /** The one JSON line a `--json` run prints, checked against its schema. */
-async function benchJson(name: string) {
-  const { code, stdout, stderr } = await runCli(["bench", name, "--quick", "--json"]);
+async function benchJson(name: string, ...flags: string[]) {
+  const { code, stdout, stderr } = await runCli(["bench", name, "--quick", "--json", ...flags]);
   expect(code, stderr).toBe(0);
   expect(stdout.trim().split("\n")).toHaveLength(1);
   return JSON.parse(stdout) as unknown;
@@ -69,9 +68,9 @@ describe.skipIf(nativeAddon.binding === undefined)(`selfplay bench (quick)${skip
     expect(result.ratio === null).toBe(result.llamaCpp.every((entry) => entry.tokensPerSecond === null));
   });
 
-  it("step: one RL step of 4 proposals, `selfplay train`'s defaults otherwise, whose phases add up to its total", { timeout: QUICK_RUN_MILLISECONDS }, async () => {
+  it("step: one RL step of the arithmetic environment cut to 4 proposals, `selfplay train`'s defaults otherwise, whose phases add up to its total", { timeout: QUICK_RUN_MILLISECONDS }, async () => {
     const result = StepBenchResultSchema.parse(await benchJson("step"));
-    expect(result).toMatchObject({ quick: true, proposals: 4, solvers: ArithmeticEnvironmentOptionsSchema.parse({}).solvers, sequences: 16 });
+    expect(result).toMatchObject({ quick: true, environment: "arithmetic", plan: [{ episodeType: "arithmetic-propose", count: 4 }], trainer: "tfjs", sequences: 16 });
     expect(result.model).toMatch(/selfplay-arithmetic-base\.gguf$/);
     const [step] = result.steps;
     expect(result.steps).toHaveLength(1);
@@ -79,6 +78,14 @@ describe.skipIf(nativeAddon.binding === undefined)(`selfplay bench (quick)${skip
     expect(phases).toBeCloseTo(step?.totalSeconds ?? -1, 9);
     expect(step?.rollouts).toBeGreaterThanOrEqual(4);
     expect(step?.completionTokens).toBeGreaterThan(0);
+  });
+});
+
+describe("selfplay bench step --env (quick)", () => {
+  it("times a step of another environment: exact-match's questions in groups of 8", { timeout: QUICK_RUN_MILLISECONDS }, async () => {
+    const result = StepBenchResultSchema.parse(await benchJson("step", "--env", "exact-match"));
+    expect(result).toMatchObject({ environment: "exact-match", plan: [{ episodeType: "exact-match", count: 4, groupSize: 8 }], trainer: "tfjs" });
+    expect(result.steps[0]?.rollouts).toBe(32);
   });
 });
 
