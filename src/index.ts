@@ -246,6 +246,10 @@ export { prmTrajectories, type PrmTrajectory } from "./curriculum/labelling/prm-
 export { readRolloutTrajectories, type RolloutTrajectories } from "./curriculum/labelling/read-rollout-trajectories.js";
 export { trajectoryPrefixes, type TrajectoryPrefix, type TrajectoryPrefixesOptions } from "./curriculum/labelling/trajectory-prefixes.js";
 export type { LabelledEpisode } from "./curriculum/labelling/labelled-episode.js";
+export type { LabelledEpisodes } from "./curriculum/labelling/labelled-episodes.js";
+export { outcomeLabel } from "./curriculum/labelling/outcome-label.js";
+export { continuedStep } from "./curriculum/labelling/continued-step.js";
+export { MultiTurnEpisodeError } from "./curriculum/errors/index.js";
 export { taskText } from "./curriculum/labelling/task-text.js";
 export { byteVocabularyText } from "./curriculum/labelling/byte-vocabulary-text.js";
 export { PrmModelError, InvalidPrmScoreError } from "./core/errors.js";
