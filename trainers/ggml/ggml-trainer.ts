@@ -13,6 +13,8 @@ import { readTrainerManifest, trainerCheckpointPaths, writeTrainerManifest } fro
 import { TrainerOptionsSchema, type TrainerOptions } from "../interface/trainer-options.js";
 import type { TrainerConfiguration } from "../rl/trainer-configuration.js";
 import type { UpdateMetrics } from "../rl/update-metrics.js";
+import { createTrainableAdapter } from "../lora/create-trainable-adapter.js";
+import { exportGgmlAdapter } from "./export-ggml-adapter.js";
 import { exportGgmlModel } from "./export-ggml-model.js";
 import { GgmlPolicy } from "./ggml-policy.js";
 import { readGgmlOptimizerState, writeGgmlOptimizerState } from "./ggml-optimizer-state.js";
@@ -33,8 +35,8 @@ export interface GgmlTrainerOptions extends TrainerOptions {
  * native addon on llama.cpp's own ggml, the update is `ggmlTrainOnBatch`
  * (the tfjs trainer's losses, selection and metrics), AdamW's moments are ggml
  * tensors, and checkpoints use the one format every backend reads. Trains
- * every weight of an f32 model (`full`); LoRA over a frozen base is not on
- * ggml yet.
+ * every weight of an f32 model (`full`), or a LoRA adapter over a frozen base
+ * of any type llama.cpp reads (`lora`).
  */
 export class GgmlTrainer implements Trainer {
   readonly backend = "ggml" as const;
@@ -57,15 +59,18 @@ export class GgmlTrainer implements Trainer {
     const parsed = parseInput(TrainerOptionsSchema, common);
     const modelPath = resolve(parsed.modelPath);
     const weights = parsed.weights ?? (await defaultTrainerWeights(modelPath));
-    if (weights === "lora") {
-      throw new InvalidInputError("weights", '"full" on the ggml trainer (LoRA over a frozen base is not on ggml yet: use --trainer tfjs for LoRA)', weights);
-    }
     if (parsed.configuration.algorithm === "ppo-critic") {
       throw new InvalidInputError("configuration.algorithm", 'reinforce, grpo or ppo on the ggml trainer (its value head is tfjs-only: use --trainer tfjs for "ppo-critic")', "ppo-critic");
     }
     await mkdir(parsed.syncDirectory, { recursive: true });
+    let loraPath: string | undefined;
+    if (weights === "lora") {
+      // A fresh adapter (B = 0, so the adapted model starts as the base), as the tfjs trainer makes it.
+      loraPath = join(parsed.syncDirectory, "policy-v0.lora.gguf");
+      await createTrainableAdapter({ modelPath, path: loraPath, ...parsed.lora, seed: parsed.seed });
+    }
     const policyOptions = { threads, maxChunkTokens, ...(memoryLimitBytes !== undefined && { memoryLimitBytes }) };
-    const policy = await GgmlPolicy.load({ modelPath, trainable: true, ...policyOptions });
+    const policy = await GgmlPolicy.load({ modelPath, trainable: true, ...(loraPath !== undefined && { loraPath }), ...policyOptions });
     try {
       const reference = parsed.configuration.loss.klCoefficient > 0 ? await GgmlPolicy.load({ modelPath, ...policyOptions }) : undefined;
       return new GgmlTrainer(policy, reference, deriveStream(parsed.seed, "minibatches"), modelPath, weights, parsed.configuration, parsed.syncDirectory, policyOptions);
@@ -79,9 +84,9 @@ export class GgmlTrainer implements Trainer {
     return this.updatesDone;
   }
 
-  /** Full-weight training serves the base itself as version 0. */
+  /** The adapter the engine must serve from the start (`lora`), else undefined: the base itself is version 0. */
   get initialAdapterPath(): string | undefined {
-    return undefined;
+    return this.policy.loraPath;
   }
 
   async update(batch: TrainingBatch): Promise<UpdateMetrics> {
@@ -98,10 +103,12 @@ export class GgmlTrainer implements Trainer {
 
   async sync(client: InferenceClient, version: number): Promise<TrainerSync> {
     const started = performance.now();
-    const path = await exportGgmlModel(this.policy, join(this.syncDirectory, `policy-v${version}.gguf`));
+    const adapter = this.weights === "lora";
+    const path = await this.exportFinal(join(this.syncDirectory, adapter ? `policy-v${version}.lora.gguf` : `policy-v${version}.gguf`));
     const exported = performance.now();
-    await client.swapWeights({ policyVersion: version, modelPath: path });
-    return { path, format: "full", version, exportSeconds: (exported - started) / 1000, swapSeconds: (performance.now() - exported) / 1000 };
+    await client.swapWeights(adapter ? { policyVersion: version, loraPath: path } : { policyVersion: version, modelPath: path });
+    const format = adapter ? ("adapter" as const) : ("full" as const);
+    return { path, format, version, exportSeconds: (exported - started) / 1000, swapSeconds: (performance.now() - exported) / 1000 };
   }
 
   async saveCheckpoint(directory: string): Promise<void> {
@@ -125,7 +132,7 @@ export class GgmlTrainer implements Trainer {
   async restoreCheckpoint(directory: string): Promise<void> {
     const manifest = await readTrainerManifest(directory, { modelPath: this.modelPath, weights: this.weights });
     const paths = trainerCheckpointPaths(directory);
-    // The trainer keeps exporting against its base's tensor list and metadata: only the weights come from the checkpoint.
+    // The trainer keeps exporting against its base (or first adapter's) layout: only the trainable values come from the checkpoint.
     const reader = await GgufReader.open(paths.weights);
     try {
       for (const { name, trainable } of this.policy.tensors) {
@@ -144,7 +151,7 @@ export class GgmlTrainer implements Trainer {
   }
 
   async exportFinal(path: string): Promise<string> {
-    return exportGgmlModel(this.policy, path);
+    return this.weights === "lora" ? exportGgmlAdapter(this.policy, path) : exportGgmlModel(this.policy, path);
   }
 
   async dispose(): Promise<void> {

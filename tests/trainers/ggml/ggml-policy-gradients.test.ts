@@ -7,6 +7,7 @@ import { createRandomModel } from "../../../src/inference/model-files/create-ran
 import { GgmlPolicy } from "../../../trainers/ggml/ggml-policy.js";
 import { Policy } from "../../../trainers/policy/policy.js";
 import { transpose } from "../../../trainers/sync/export-policy-model.js";
+import { writeTestAdapter } from "../helpers/write-test-adapter.js";
 
 const SEQUENCES = [
   { promptTokenIds: [1, 72, 105], completionTokenIds: [33, 200, 14, 77, 250, 6], temperature: 0.7 },
@@ -137,6 +138,35 @@ describe.each(["llama", "qwen2"] as const)("ggml gradients (%s, tiny, f32)", (ar
       }
       expect(compared).toBe(gradients.size);
     } finally {
+      reference.dispose();
+    }
+  });
+});
+
+describe.each(["f32", "q8_0", "f16"] as const)("ggml LoRA gradients over a frozen %s base", (weightType) => {
+  it("match the tfjs trainer's: cosine ≥ 0.9999 per factor, and only the factors train", async () => {
+    const modelPath = (await createRandomModel({ path: join(folder, `lora-${weightType}.gguf`), preset: "tiny", architecture: "qwen2", seed: 5, weightType })).path;
+    const loraPath = join(folder, `lora-${weightType}.adapter.gguf`);
+    await writeTestAdapter({ path: loraPath, modelPath, targets: ["blk.0.attn_q.weight", "blk.0.ffn_down.weight", "blk.1.attn_v.weight"], rank: 4, alpha: 8, seed: 2 });
+    const policy = await GgmlPolicy.load({ modelPath, loraPath, trainable: true });
+    const reference = await Policy.load({ modelPath, loraPath });
+    try {
+      expect(policy.tensors.filter((tensor) => tensor.trainable).map((tensor) => tensor.name).sort()).toEqual(
+        ["blk.0.attn_q.weight", "blk.0.ffn_down.weight", "blk.1.attn_v.weight"].flatMap((name) => [`${name}.lora_a`, `${name}.lora_b`]).sort(),
+      );
+      const gradients = await ggmlGradients(policy);
+      const { grads } = tf.variableGrads(() => {
+        const outputs = reference.completionOutputs(SEQUENCES, { entropy: true });
+        return tf.add(tf.sum(tf.mul(outputs.logprobs, tf.tensor1d(C))), tf.sum(tf.mul(outputs.entropy!, tf.tensor1d(D)))) as tf.Scalar;
+      }, reference.trainableVariables);
+      for (const [name, ours] of gradients) {
+        const variable = reference.variables.get(name)!;
+        const theirs = transpose(grads[variable.name]!.dataSync() as Float32Array, variable.shape[0]!, variable.shape[1]!);
+        const cosine = ours.reduce((sum, value, index) => sum + value * theirs[index]!, 0) / (norm(ours) * norm(theirs));
+        expect(cosine, name).toBeGreaterThanOrEqual(0.9999);
+      }
+    } finally {
+      await policy.dispose();
       reference.dispose();
     }
   });

@@ -155,8 +155,68 @@ describe("GgmlTrainer", () => {
     }
   });
 
-  it("refuses LoRA and ppo-critic, saying which backend does them", async () => {
-    await expect(GgmlTrainer.create({ modelPath, weights: "lora", syncDirectory: join(folder, "sync-h") })).rejects.toThrow(InvalidInputError);
-    await expect(GgmlTrainer.create({ modelPath, syncDirectory: join(folder, "sync-h"), configuration: { algorithm: "ppo-critic" } })).rejects.toThrow(/--trainer tfjs/);
+  it("refuses ppo-critic, saying which backend does it", async () => {
+    const refusal = GgmlTrainer.create({ modelPath, syncDirectory: join(folder, "sync-h"), configuration: { algorithm: "ppo-critic" } });
+    await expect(refusal).rejects.toThrow(InvalidInputError);
+    await expect(refusal).rejects.toThrow(/--trainer tfjs/);
+  });
+});
+
+describe("GgmlTrainer with LoRA", () => {
+  const LORA = { rank: 4, alpha: 8, targets: ["attn_q", "attn_v", "ffn_up"] } as const;
+
+  it("trains an adapter, syncs it to the engine, which then scores as the trainer does", async () => {
+    const trainer = await GgmlTrainer.create({ modelPath, weights: "lora", lora: LORA, syncDirectory: join(folder, "sync-lora"), configuration: CONFIGURATION, seed: 1 });
+    const client = await LlamaInferenceClient.create({ modelPath, sequences: 1, mode: "exact" });
+    try {
+      expect(trainer.initialAdapterPath).toBe(join(folder, "sync-lora", "policy-v0.lora.gguf"));
+      const metrics = await trainer.update(batch);
+      expect(metrics.optimizerSteps).toBe(4);
+      const sync = await trainer.sync(client, 1);
+      expect(sync).toMatchObject({ format: "adapter", version: 1, path: join(folder, "sync-lora", "policy-v1.lora.gguf") });
+      const [output] = await client.generate([
+        { messages: [{ role: "user", content: "7+5=" }], sampler: { ...DEFAULT_SAMPLER, maxTokens: 8, seed: 3 }, constraint: null },
+      ]);
+      const synced = await GgmlPolicy.load({ modelPath, loraPath: sync.path });
+      const [logprobs] = await synced.logprobsBatch([{ promptTokenIds: output!.promptTokenIds, completionTokenIds: output!.completionTokenIds, temperature: 1 }]);
+      await synced.dispose();
+      logprobs!.forEach((value, index) => expect(Math.abs(value - output!.completionLogprobs[index]!)).toBeLessThan(1e-5));
+      // Trained: the adapter's B moved off zero.
+      const reader = await GgufReader.open(sync.path);
+      expect((await reader.readTensor("blk.0.attn_q.weight.lora_b")).some((value) => value !== 0)).toBe(true);
+      await reader.close();
+    } finally {
+      await client.dispose();
+      await trainer.dispose();
+    }
+  });
+
+  it("trains over a frozen q8_0 base, and its checkpoints restore in the tfjs trainer", async () => {
+    const quantisedPath = (await createRandomModel({ path: join(folder, "tiny-q8.gguf"), preset: "tiny", architecture: "llama", seed: 12, weightType: "q8_0" })).path;
+    const options = { modelPath: quantisedPath, weights: "lora", lora: LORA, configuration: CONFIGURATION, seed: 6 } as const;
+    const ggml = await GgmlTrainer.create({ ...options, syncDirectory: join(folder, "sync-q8-a") });
+    const tfjs = await TfjsTrainer.create({ ...options, syncDirectory: join(folder, "sync-q8-b") });
+    try {
+      const metrics = await ggml.update(batch);
+      expect(metrics).toMatchObject({ optimizerSteps: 4, skippedOptimizerSteps: 0 });
+      await ggml.saveCheckpoint(join(folder, "lora-from-ggml"));
+      await tfjs.restoreCheckpoint(join(folder, "lora-from-ggml"));
+      await tfjs.saveCheckpoint(join(folder, "lora-from-tfjs"));
+      for (const file of ["weights.gguf", "optimizer.gguf"]) {
+        const written = await GgufReader.open(join(folder, "lora-from-ggml", file));
+        const rewritten = await GgufReader.open(join(folder, "lora-from-tfjs", file));
+        try {
+          for (const tensor of written.tensors) expect(await rewritten.readTensor(tensor.name), `${file}: ${tensor.name}`).toEqual(await written.readTensor(tensor.name));
+        } finally {
+          await written.close();
+          await rewritten.close();
+        }
+      }
+      await ggml.restoreCheckpoint(join(folder, "lora-from-tfjs"));
+      expect(ggml.updates).toBe(1);
+    } finally {
+      await ggml.dispose();
+      await tfjs.dispose();
+    }
   });
 });
