@@ -1,0 +1,36 @@
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { main } from "../../src/cli/program.js";
+import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
+
+describe("selfplay train when a step has no trainable record (real engine)", () => {
+  it("says so on the step's line and in metrics.jsonl, and the run goes on to the end", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "selfplay-no-records-"));
+    const modelPath = (await createRandomModel({ path: join(folder, "tiny.gguf"), preset: "tiny", architecture: "llama", seed: 1 })).path;
+    // A random model writes no valid problem: every proposal scores −1, every advantage is 0, and with no
+    // entropy bonus zero-advantage records are left out — nothing is left to train on.
+    const config = join(folder, "config.json");
+    await writeFile(config, JSON.stringify({ environment: { proposals: 4, solvers: 2, evaluateProblems: 4 }, sequences: 4, evaluateEvery: 0 }));
+    let stderr = "";
+    let stdout = "";
+    const out = join(folder, "run");
+    const code = await main(["train", "--model", modelPath, "--config", config, "--steps", "2", "--out", out], {
+      io: { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), isTerminal: false },
+    });
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/step 1\/2: reward proposer -1\.000; NO TRAINABLE RECORD \(update skipped\), left out 4 zeroAdvantage;/);
+    expect(stderr).toMatch(/step 2\/2: .*NO TRAINABLE RECORD/);
+    const steps = (await readFile(join(out, "metrics.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { step: number; skippedUpdate?: boolean; trainedRecords?: number; skippedRecords?: { zeroAdvantage: number } })
+      .filter((line) => line.skippedUpdate !== undefined);
+    expect(steps.map((line) => [line.step, line.skippedUpdate, line.trainedRecords, line.skippedRecords?.zeroAdvantage])).toEqual([
+      [1, true, 0, 4],
+      [2, true, 0, 4],
+    ]);
+    expect(JSON.parse(stdout)).toMatchObject({ stepsWithoutTrainableRecords: 2 });
+  });
+});
