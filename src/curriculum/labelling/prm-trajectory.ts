@@ -33,13 +33,16 @@ export function prmTrajectories(results: readonly GenerateResult[], episodes: La
   const trajectories: PrmTrajectory[] = [];
   const visit = (result: GenerateResult, parentCluster: string | undefined) => {
     const { rollout } = result;
+    const scored = result.outcome.status === "scored";
+    // A failed rollout's artifact may be missing: it is asked for its cluster only to pass it to scored sub-episodes.
+    if (!scored && result.children.length === 0) return;
     const where = `${source} ${rollout.id}`;
     const own = episodes.clusterOf(rollout);
     if (own !== undefined && (typeof own !== "string" || own === "")) {
       throw new InvalidInputError(`${where}: cluster`, `a cluster name for the ${rollout.episodeType} rollout's artifact from the environment's clusters`, own);
     }
     const cluster = own ?? parentCluster ?? rollout.episodeType;
-    const roleIds = result.outcome.status === "scored" ? (episodes.byType[rollout.episodeType]?.roleIds ?? []) : [];
+    const roleIds = scored ? (episodes.byType[rollout.episodeType]?.roleIds ?? []) : [];
     for (const roleId of roleIds) {
       const steps = rollout.steps.filter((step) => step.roleId === roleId);
       const first = steps[0];
