@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "vitest";
 import type { Environment } from "../../src/environments/environment.js";
+import type { TrainerBackend } from "../../trainers/interface/trainer-checkpoint.js";
 import { train } from "../../trainers/train/train.js";
 import { findTrainingCheckpoint } from "../../trainers/train/training-checkpoint-files.js";
 import type { TrainingConfigurationInput } from "../../trainers/train/training-configuration.js";
@@ -18,6 +19,8 @@ export interface TrainAndResumeOptions {
   configuration: TrainingConfigurationInput;
   /** The step during which the second run is killed. */
   killAt: number;
+  /** The trainer backend of both runs; default train()'s. */
+  trainer?: TrainerBackend;
 }
 
 /**
@@ -28,9 +31,10 @@ export interface TrainAndResumeOptions {
  */
 export async function expectTrainsAndResumes(options: TrainAndResumeOptions): Promise<TrainingStepMetrics[]> {
   const { modelPath, folder, configuration, killAt } = options;
+  const trainer = options.trainer === undefined ? {} : { trainer: options.trainer };
   const uninterrupted = join(folder, "uninterrupted");
   const steps: TrainingStepMetrics[] = [];
-  const result = await train({ environment: options.environment(), modelPath, directory: uninterrupted, configuration, onStep: (line) => steps.push(line) });
+  const result = await train({ environment: options.environment(), modelPath, directory: uninterrupted, configuration, ...trainer, onStep: (line) => steps.push(line) });
   for (const line of steps) {
     expect(line.skippedUpdate, `step ${line.step}`).toBe(false);
     expect(line.trainedRecords, `step ${line.step}`).toBeGreaterThan(0);
@@ -43,6 +47,7 @@ export async function expectTrainsAndResumes(options: TrainAndResumeOptions): Pr
     modelPath,
     directory: killed,
     configuration,
+    ...trainer,
     onStep: (line) => {
       if (line.step === killAt) throw new KilledError(`killed during step ${killAt}`);
     },
@@ -50,7 +55,7 @@ export async function expectTrainsAndResumes(options: TrainAndResumeOptions): Pr
   await expect(run).rejects.toBeInstanceOf(KilledError);
   const { checkpoint } = await findTrainingCheckpoint(killed);
   expect(checkpoint?.step).toBe(killAt - 1);
-  const resumed = await train({ environment: options.environment(), modelPath, directory: killed, configuration, resume: checkpoint! });
+  const resumed = await train({ environment: options.environment(), modelPath, directory: killed, configuration, ...trainer, resume: checkpoint! });
   expect(metricsDifferences(await metricsWithoutTimings(join(killed, "metrics.jsonl")), await metricsWithoutTimings(join(uninterrupted, "metrics.jsonl")))).toEqual([]);
   const rollouts = async (directory: string) => (await readFile(join(directory, "rollouts.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line) as unknown);
   expect(metricsDifferences(await rollouts(killed), await rollouts(uninterrupted))).toEqual([]);
