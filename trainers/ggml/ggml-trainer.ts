@@ -24,7 +24,7 @@ import { ggmlTrainOnBatch } from "./ggml-train-on-batch.js";
 export interface GgmlTrainerOptions extends TrainerOptions {
   /** CPU threads of ggml's backend. Default 1. */
   threads?: number;
-  /** Tokens per packed row (one graph); bounds the compute buffer. Default 1024. */
+  /** Tokens per packed row (one graph); see GgmlPolicyOptionsSchema. Default 128. */
   maxChunkTokens?: number;
   /** Bytes the trainer's policy may hold (weights, optimizer state, compute buffer); default 90% of this machine's memory. */
   memoryLimitBytes?: number;
@@ -55,7 +55,7 @@ export class GgmlTrainer implements Trainer {
   ) {}
 
   static async create(options: GgmlTrainerOptions): Promise<GgmlTrainer> {
-    const { threads = 1, maxChunkTokens = 1024, memoryLimitBytes, ...common } = options;
+    const { threads = 1, maxChunkTokens = 128, memoryLimitBytes, ...common } = options;
     const parsed = parseInput(TrainerOptionsSchema, common);
     const modelPath = resolve(parsed.modelPath);
     const weights = parsed.weights ?? (await defaultTrainerWeights(modelPath));

@@ -127,7 +127,7 @@ describe("GgmlPolicy memory", () => {
         tight.accumulateGradients([sequence], { entropy: true }, ({ logprobs }) => ({ logprobs: new Float32Array(logprobs.length), entropy: new Float32Array(logprobs.length) }));
       await expect(train(short)).resolves.toMatchObject({ logprobs: expect.any(Float32Array) as Float32Array });
       await expect(train(long)).rejects.toThrow(GgmlMemoryError);
-      await expect(train(long)).rejects.toThrow(/training pass over 201 packed tokens .* smaller maxChunkTokens \(now 1024/);
+      await expect(train(long)).rejects.toThrow(/training pass over 201 packed tokens .* smaller maxChunkTokens \(now 128/);
     } finally {
       await tight.dispose();
     }
