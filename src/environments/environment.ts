@@ -23,6 +23,14 @@ export interface Environment {
   readonly stores: Readonly<Record<string, ArtifactStore>>;
   /** One training step: which episode types, how many prompts, how many samples per prompt (the GRPO group). */
   readonly plan: readonly BatchPlanEntry[];
+  /**
+   * Roles served by a frozen policy instead of the learner (a frozen
+   * opponent), by role id: `"base"` (the run's base model, as it was) or the
+   * path of a GGUF model or of a LoRA adapter over the base (a checkpoint's
+   * `final.gguf`, `final.lora.gguf`). Their Steps are recorded in the
+   * rollouts but never become TrainingRecords. Runs in-process (no pool).
+   */
+  readonly frozenRoles?: Readonly<Record<string, string>>;
   /** Sampler settings of every call unless a Role or call overrides them (temperature, maxTokens …). */
   readonly samplerDefaults?: { temperature?: number; maxTokens?: number };
   /** Clusters of the artifacts, which the PRM-weighted frontier chooses among (`--frontier prm`). */

@@ -3,6 +3,8 @@ import { pathToFileURL } from "node:url";
 import { InvalidInputError } from "../core/errors.js";
 import type { JsonValue } from "../core/json.js";
 import { createArithmeticEnvironment } from "./arithmetic/arithmetic-environment.js";
+import { createDebateEnvironment } from "./debate/debate-environment.js";
+import { createDialecticEnvironment } from "./dialectic/dialectic-environment.js";
 import { createExactMatchEnvironment } from "./exact-match/exact-match-environment.js";
 import { createProposerSolverEnvironment } from "./proposer-solver/proposer-solver-environment.js";
 import type { Environment, EnvironmentFactory } from "./environment.js";
@@ -12,6 +14,8 @@ import { EnvironmentModuleError } from "./errors/environment-module-error.js";
 /** The environments selfplay ships, by the name `--env` takes. */
 export const BUILT_IN_ENVIRONMENTS: Readonly<Record<string, EnvironmentFactory>> = {
   arithmetic: createArithmeticEnvironment,
+  debate: createDebateEnvironment,
+  dialectic: createDialecticEnvironment,
   "proposer-solver": createProposerSolverEnvironment,
   "exact-match": createExactMatchEnvironment,
 };

@@ -5,18 +5,21 @@ import { loadEpisodeModule } from "../../src/arena/pool/episode-module.js";
 import { perWorkerThreads } from "../../src/arena/pool/per-worker-threads.js";
 import { WorkerEngineClient } from "../../src/arena/pool/worker-engine-client.js";
 import { RUN_FILES } from "../../src/arena/run-directory.js";
+import type { Episode } from "../../src/core/episodes/episode.js";
 import { InvalidInputError } from "../../src/core/errors.js";
 import type { InferenceClient } from "../../src/core/inference-client.js";
 import type { JsonObject } from "../../src/core/json.js";
 import { JsonlAppender } from "../../src/core/jsonl/jsonl-appender.js";
 import { parseInput } from "../../src/core/parse-input.js";
 import type { Environment } from "../../src/environments/environment.js";
+import { EnvironmentModuleError } from "../../src/environments/errors/index.js";
 import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
 import { createTrainer } from "../interface/create-trainer.js";
 import type { Trainer } from "../interface/trainer.js";
 import type { TrainerBackend } from "../interface/trainer-checkpoint.js";
 import { openFrontierPrm } from "../rl/open-frontier-prm.js";
 import { FrontierRequests } from "./frontier-requests.js";
+import { openFrozenPolicies } from "./open-frozen-policies.js";
 import { roleRewards } from "./role-rewards.js";
 import type { StepRequests } from "./step-requests.js";
 import { UniformRequests } from "./uniform-requests.js";
@@ -45,6 +48,8 @@ export interface TrainOptions {
   judgeModelPath?: string;
   /** Told of every step's metrics (progress display). */
   onStep?: (metrics: TrainingStepMetrics) => void;
+  /** Told each time one of a step's top-level episodes ends: `done` of `total` (a progress bar). */
+  onRolloutProgress?: (progress: { step: number; done: number; total: number }) => void;
   onEvaluation?: (evaluation: TrainingEvaluation) => void;
 }
 
@@ -53,6 +58,26 @@ export interface TrainResult {
   finalModel: string;
   evaluations: TrainingEvaluation[];
   configuration: TrainingConfiguration;
+}
+
+/**
+ * The environment's episodes, checked against its plan and stores before
+ * anything is written: an episode module that does not load, or a plan or
+ * store naming an episode type the module lacks, is an EnvironmentModuleError.
+ */
+async function environmentEpisodes(environment: Environment, source: string): Promise<Episode[]> {
+  let episodes: Episode[];
+  try {
+    episodes = await loadEpisodeModule(environment.episodes);
+  } catch (error) {
+    throw new EnvironmentModuleError(source, `its episodes (${environment.episodes.module}) cannot be used: ${(error as Error).message}`);
+  }
+  const types = new Set(episodes.map((episode) => episode.type));
+  const missing = [...environment.plan.map((entry) => entry.episodeType), ...Object.keys(environment.stores)].find((type) => !types.has(type));
+  if (missing !== undefined) {
+    throw new EnvironmentModuleError(source, `its plan or stores name the episode type "${missing}", which its episodes do not have (they have: ${[...types].join(", ") || "none"})`);
+  }
+  return episodes;
 }
 
 /**
@@ -70,8 +95,14 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   if (configuration.frontier.mode === "prm" && !environment.clusters) {
     throw new InvalidInputError("frontier.mode", `"uniform": the ${environment.name} environment declares no clusters for the frontier to weight`, "prm");
   }
+  const { workers, engine = "shared" } = options.pool ?? { workers: 0 };
+  if (environment.frozenRoles && Object.keys(environment.frozenRoles).length > 0 && workers > 0) {
+    // Pool workers send every role's calls to the learner: a frozen opponent would silently be the policy being trained.
+    throw new InvalidInputError("pool.workers", `0 (--workers 0): the ${environment.name} environment binds roles to frozen policies, which run in-process`, workers);
+  }
   // Before any file or model: a PRM that does not load, or a frontier without clusters, leaves no half-started run behind.
   const prm = await openFrontierPrm(configuration.frontier);
+  const episodes = await environmentEpisodes(environment, options.environmentModule ?? environment.name);
   await mkdir(join(directory, "policies"), { recursive: true });
   const metricsPath = join(directory, RUN_FILES.metrics);
   const rolloutsPath = join(directory, RUN_FILES.rollouts);
@@ -81,12 +112,13 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     await appendFile(rolloutsPath, "");
     await truncate(rolloutsPath, resume.rolloutsBytes);
   }
-  const { workers, engine = "shared" } = options.pool ?? { workers: 0 };
   const client: InferenceClient =
     workers > 0 && engine === "per-worker"
       ? await WorkerEngineClient.create({ modelPath: options.modelPath, sequences: configuration.sequences, threads: perWorkerThreads(workers) })
       : await LlamaInferenceClient.create({ modelPath: options.modelPath, sequences: configuration.sequences });
   const judgeClient = options.judgeModelPath === undefined ? undefined : await LlamaInferenceClient.create({ modelPath: options.judgeModelPath, sequences: configuration.sequences });
+  // Frozen opponents: their own engines, never synced, their Steps never trained on.
+  const frozen = await openFrozenPolicies(environment.frozenRoles ?? {}, options.modelPath, configuration.sequences);
   const trainer =
     typeof options.trainer === "object"
       ? options.trainer
@@ -102,12 +134,13 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   const arena = new Arena({
     client,
     ...(judgeClient && { judgeClient }),
+    roleClients: frozen.roleClients,
     seed: configuration.seed,
     concurrency: configuration.concurrency ?? plannedPrompts,
     samplerDefaults: { temperature: configuration.temperature, ...environment.samplerDefaults },
     ...(workers > 0 && { pool: { workers, engine, episodes: environment.episodes } }),
   });
-  for (const episode of await loadEpisodeModule(environment.episodes)) arena.register(episode, environment.stores[episode.type]);
+  for (const episode of episodes) arena.register(episode, environment.stores[episode.type]);
   const requests: StepRequests = prm
     ? new FrontierRequests({
         environment,
@@ -157,7 +190,9 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
       // Rollout: the environment's plan, its clustered prompts chosen uniformly or by the frontier.
       const rolloutStarted = performance.now();
       const choice = await requests.choose();
-      const results = await arena.generateRollouts(choice.requests);
+      let done = 0;
+      const stopListening = arena.on("rollout-end", () => options.onRolloutProgress?.({ step, done: ++done, total: choice.requests.length }));
+      const results = await arena.generateRollouts(choice.requests).finally(stopListening);
       const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
 
       // Credit: the arena's assigner (GRPO within groups, a per-role baseline for singletons by default).
@@ -205,6 +240,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     await trainer.dispose();
     await arena.close();
     await judgeClient?.dispose();
+    await frozen.dispose();
     await client.dispose();
   }
 }

@@ -1,25 +1,29 @@
 import { z } from "zod";
 import { AlternatingRolesEpisode, type AlternatingRolesState } from "../../core/episodes/alternating-roles-episode.js";
-import { InvalidInputError } from "../../core/errors.js";
 import type { JsonObject } from "../../core/json.js";
+import { parseInput } from "../../core/parse-input.js";
 import { RoleSchema, type Role } from "../../core/schemas/role.js";
 import { ZeroSumJudgeVerifier } from "../../core/verifiers/zero-sum-judge-verifier.js";
 
 const DebateArtifactSchema = z.object({ topic: z.string().min(1) });
 export type DebateArtifact = z.infer<typeof DebateArtifactSchema>;
 
-export interface DebateEpisodeOptions {
+export const DebateEpisodeOptionsSchema = z.strictObject({
   /** Rounds of one affirmative and one negative turn each. Default 2. */
-  rounds?: number;
-  /** Judge replies that may fail to parse before the debate counts as failed. Default 3. */
-  judgeAttempts?: number;
+  rounds: z.number().int().min(1).default(2),
+  /** Judge verdicts that may fail to validate before the debate counts as failed. Default 3. */
+  judgeAttempts: z.number().int().min(1).default(3),
   /** Tokens per debater turn. Default 64. */
-  maxTokens?: number;
-}
+  maxTokens: z.number().int().min(1).default(64),
+  /** The judge's temperature: 0 (default) a greedy verdict; above 0 a verdict drawn with the debate's judge seed. */
+  judgeTemperature: z.number().min(0).default(0),
+});
+export type DebateEpisodeOptions = z.input<typeof DebateEpisodeOptionsSchema>;
 
 /**
  * Two debaters, `aff` (for the motion) and `neg` (against), alternate; an LLM
- * judge, who is not a Role, names the winner: +1 to the winner, −1 to the loser.
+ * judge, who is not a Role, names the winner through strict JSON (an enum of
+ * the two role ids): +1 to the winner, −1 to the loser.
  */
 export class DebateEpisode extends AlternatingRolesEpisode<DebateArtifact> {
   readonly type = "debate";
@@ -31,11 +35,10 @@ export class DebateEpisode extends AlternatingRolesEpisode<DebateArtifact> {
 
   constructor(options: DebateEpisodeOptions = {}) {
     super();
-    this.verifier = new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg", maxAttempts: options.judgeAttempts ?? 3 });
-    const rounds = options.rounds ?? 2;
-    if (!Number.isInteger(rounds) || rounds < 1) throw new InvalidInputError("rounds", "an integer ≥ 1", rounds);
-    this.maxTurns = rounds * 2;
-    const sampler = { maxTokens: options.maxTokens ?? 64 };
+    const parsed = parseInput(DebateEpisodeOptionsSchema, options);
+    this.verifier = new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg", maxAttempts: parsed.judgeAttempts, sampler: { temperature: parsed.judgeTemperature } });
+    this.maxTurns = parsed.rounds * 2;
+    const sampler = { maxTokens: parsed.maxTokens };
     this.roles = [
       RoleSchema.parse({ id: "aff", systemPrompt: "You argue FOR the motion. Be brief and concrete.", sampler }),
       RoleSchema.parse({ id: "neg", systemPrompt: "You argue AGAINST the motion. Be brief and concrete.", sampler }),

@@ -28,6 +28,8 @@ export const CreateRandomModelOptionsSchema = z.strictObject({
   initialisationScale: z.number().positive().finite().default(0.02),
   /** Recorded as `general.name`. Default `selfplay-<preset>-<architecture>`. */
   name: z.string().min(1).optional(),
+  /** Training context in tokens (`<arch>.context_length`), which bounds the engine's context and the trainer's sequences. Default: the preset's. */
+  contextLength: z.number().int().min(16).optional(),
 });
 export type CreateRandomModelOptions = z.input<typeof CreateRandomModelOptionsSchema>;
 
@@ -51,7 +53,7 @@ const FILE_TYPES: Record<GgufWritableType, number> = { f32: 0, f16: 1, q8_0: 7 }
 export async function createRandomModel(options: CreateRandomModelOptions): Promise<CreatedModel> {
   const parsed = parseInput(CreateRandomModelOptionsSchema, options);
   const { path, preset, architecture, seed, weightType, untiedOutput, initialisationScale } = parsed;
-  const size = MODEL_PRESETS[preset];
+  const size = { ...MODEL_PRESETS[preset], ...(parsed.contextLength !== undefined && { contextLength: parsed.contextLength }) };
   const headLength = size.embeddingLength / size.headCount;
   const hyperparameters: ModelHyperparameters = {
     architecture,
