@@ -10,7 +10,10 @@ import { LlamaInferenceClient } from "../../../src/inference/llama/llama-inferen
 import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
 import { GgmlPolicy } from "../../../trainers/ggml/ggml-policy.js";
 import { GgmlTrainer } from "../../../trainers/ggml/ggml-trainer.js";
+import type { TrainerOptions } from "../../../trainers/interface/trainer-options.js";
 import { TfjsTrainer } from "../../../trainers/tfjs/tfjs-trainer.js";
+
+type TrainerLoraOptionsInput = NonNullable<TrainerOptions["lora"]>;
 
 let folder: string;
 let modelPath: string;
@@ -163,7 +166,7 @@ describe("GgmlTrainer", () => {
 });
 
 describe("GgmlTrainer with LoRA", () => {
-  const LORA = { rank: 4, alpha: 8, targets: ["attn_q", "attn_v", "ffn_up"] } as const;
+  const LORA: TrainerLoraOptionsInput = { rank: 4, alpha: 8, targets: ["attn_q", "attn_v", "ffn_up"] };
 
   it("trains an adapter, syncs it to the engine, which then scores as the trainer does", async () => {
     const trainer = await GgmlTrainer.create({ modelPath, weights: "lora", lora: LORA, syncDirectory: join(folder, "sync-lora"), configuration: CONFIGURATION, seed: 1 });
@@ -193,7 +196,7 @@ describe("GgmlTrainer with LoRA", () => {
 
   it("trains over a frozen q8_0 base, and its checkpoints restore in the tfjs trainer", async () => {
     const quantisedPath = (await createRandomModel({ path: join(folder, "tiny-q8.gguf"), preset: "tiny", architecture: "llama", seed: 12, weightType: "q8_0" })).path;
-    const options = { modelPath: quantisedPath, weights: "lora", lora: LORA, configuration: CONFIGURATION, seed: 6 } as const;
+    const options = { modelPath: quantisedPath, weights: "lora" as const, lora: LORA, configuration: CONFIGURATION, seed: 6 };
     const ggml = await GgmlTrainer.create({ ...options, syncDirectory: join(folder, "sync-q8-a") });
     const tfjs = await TfjsTrainer.create({ ...options, syncDirectory: join(folder, "sync-q8-b") });
     try {
