@@ -1,4 +1,4 @@
-import { InvalidInputError, NativeEngineDisposedError, NativeEngineError } from "../../core/errors.js";
+import { InvalidInputError, InvalidModelFileError, NativeEngineDisposedError, NativeEngineError } from "../../core/errors.js";
 import type { AddonErrorCode, AddonGgmlPolicy, AddonGgmlPolicyOptions, AddonGgmlTensorKind } from "./AddonTypes.js";
 import { loadNativeAddon } from "./load-native-addon.js";
 
@@ -53,7 +53,7 @@ export class NativeGgmlPolicy {
     try {
       return { policy: new NativeGgmlPolicy(await binding.loadGgmlPolicy(options)) };
     } catch (error) {
-      throw toSelfplayError(error);
+      throw modelFileError(error, [options.modelPath, options.loraPath]) ?? toSelfplayError(error);
     }
   }
 
@@ -119,6 +119,19 @@ export class NativeGgmlPolicy {
       throw toSelfplayError(error);
     }
   }
+}
+
+/**
+ * A load refused for something in a file (a tensor's shape or type, an adapter
+ * made for another model): the addon's message starts with that file's path.
+ */
+function modelFileError(error: unknown, paths: ReadonlyArray<string | undefined>): InvalidModelFileError | undefined {
+  if (!(error instanceof Error) || (error as Error & { code?: AddonErrorCode }).code !== "SELFPLAY_INVALID_ARGUMENT") return undefined;
+  const path = paths.find((candidate) => candidate !== undefined && error.message.startsWith(candidate));
+  if (path === undefined) return undefined;
+  const rest = error.message.slice(path.length);
+  const field = /^: (\S+) (.*)$/s.exec(rest);
+  return field ? new InvalidModelFileError(path, field[1] as string, field[2] as string) : new InvalidModelFileError(path, "file", rest.trim());
 }
 
 /** The addon's coded errors as selfplay's named ones; its argument errors read `<field>: expected <what>`. */

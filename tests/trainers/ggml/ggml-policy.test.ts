@@ -2,12 +2,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError, InvalidModelFileError } from "../../../src/core/errors.js";
 import { GgufReader } from "../../../src/gguf/gguf-reader.js";
 import { createRandomModel, type CreateRandomModelOptions } from "../../../src/inference/model-files/create-random-model.js";
 import { GgmlMemoryError } from "../../../trainers/ggml/errors/index.js";
 import { GgmlPolicy } from "../../../trainers/ggml/ggml-policy.js";
 import { addRopeFrequencies } from "../helpers/add-rope-frequencies.js";
+import { writeTestAdapter } from "../helpers/write-test-adapter.js";
 import { maxAbsDifference, sampleOnEngine } from "../helpers/sample-on-engine.js";
 
 let folder: string;
@@ -131,5 +132,25 @@ describe("GgmlPolicy memory", () => {
     } finally {
       await tight.dispose();
     }
+  });
+});
+
+describe("GgmlPolicy refuses files it cannot train, before ggml sees them", () => {
+  it("full-weight training of a quantised model names LoRA as the fix; scoring it is fine", async () => {
+    const modelPath = await model("refuse-q8", { preset: "tiny", architecture: "llama", weightType: "q8_0" });
+    const refusal = GgmlPolicy.load({ modelPath, trainable: true });
+    await expect(refusal).rejects.toThrow(InvalidModelFileError);
+    await expect(refusal).rejects.toThrow(/refuse-q8\.gguf: token_embd\.weight: is q8_0; full-weight training needs an f32 model: train a LoRA/);
+    const scoring = await GgmlPolicy.load({ modelPath });
+    await expect(scoring.logprobsBatch([{ promptTokenIds: [1, 2], completionTokenIds: [3], temperature: 1 }])).resolves.toHaveLength(1);
+    await scoring.dispose();
+  });
+
+  it("an adapter made for another model", async () => {
+    const small = await model("refuse-small", { preset: "small", architecture: "llama" });
+    const tiny = await model("refuse-tiny", { preset: "tiny", architecture: "llama" });
+    const loraPath = join(folder, "small-adapter.gguf");
+    await writeTestAdapter({ path: loraPath, modelPath: small, targets: ["blk.0.attn_q.weight"], rank: 2, alpha: 2, seed: 1 });
+    await expect(GgmlPolicy.load({ modelPath: tiny, loraPath, trainable: true })).rejects.toThrow(/small-adapter\.gguf: blk\.0\.attn_q\.weight\.lora_a: .*use the adapter with the model it was made for/);
   });
 });
