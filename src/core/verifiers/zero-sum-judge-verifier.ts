@@ -51,7 +51,7 @@ export class ZeroSumJudgeVerifier implements Verifier {
       sampler: { temperature: 0, maxTokens: 64, ...this.options.sampler },
       maxAttempts: this.options.maxAttempts ?? 3,
     });
-    const loser = value.winner === roleA ? roleB : roleA;
-    return { rewards: { [value.winner]: 1, [loser]: -1 }, details: { verdict: value.winner, judgeAttempts: attempts } };
+    const aWon = value.winner === roleA;
+    return { rewards: { [roleA]: aWon ? 1 : -1, [roleB]: aWon ? -1 : 1 }, details: { verdict: value.winner, judgeAttempts: attempts } };
   }
 }
