@@ -83,6 +83,18 @@ describe("the debate environment", () => {
     expect(await maxWeightDifference(modelPath, join(directory, "final.gguf"))).toBeGreaterThan(1e-5);
   });
 
+  it("plays a checkpoint as neg: a LoRA adapter over the base, served beside the learner", async () => {
+    const adapterRun = join(folder, "adapter");
+    const { finalModel } = await train({ environment: createDebateEnvironment(options), modelPath, directory: adapterRun, configuration: { ...configuration, steps: 1, weights: "lora" } });
+    expect(finalModel).toBe(join(adapterRun, "final.lora.gguf"));
+    const directory = join(folder, "adapter-opponent");
+    const adapterOptions = { ...options, opponent: finalModel };
+    await train({ environment: createDebateEnvironment(adapterOptions), modelPath, directory, configuration: { ...configuration, environment: adapterOptions, steps: 1 } });
+    const [line] = await metricsWithoutTimings(join(directory, "metrics.jsonl"));
+    expect(line).toMatchObject({ skippedUpdate: false, rollouts: { scored: 8, failed: 0 } });
+    for (const result of await rollouts(directory)) expect(result.rollout.steps.map((step) => step.roleId)).toEqual(["aff", "neg"]);
+  });
+
   it("refuses a frozen opponent with pool workers, before creating the run", async () => {
     const directory = join(folder, "pooled");
     await expect(
