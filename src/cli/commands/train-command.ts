@@ -21,6 +21,7 @@ import { EXIT, type CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { integerFlag, numberFlag } from "../flag-schemas.js";
 import { parseOptions } from "../parse-options.js";
+import { createProgressBar, type ProgressBar } from "../progress-bar.js";
 import { readConfigurationFile } from "../read-configuration-file.js";
 import { describePoolSetting, POOL_ENGINE_HELP, POOL_FLAGS, resolvePoolSetting, WORKERS_HELP } from "../pool-setting.js";
 import { bundledArithmeticBase } from "../../inference/model-files/bundled-models.js";
@@ -97,6 +98,8 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
   );
   io.stderr(describePoolSetting(pool));
   const isModule = !(environmentName in BUILT_IN_ENVIRONMENTS);
+  // On a terminal, a bar of the step's episodes while they roll out; the step's line replaces it.
+  let progress: { step: number; bar: ProgressBar } = { step: 0, bar: createProgressBar(io, "") };
   const result = await train({
     environment,
     ...(isModule && { environmentModule: resolve(environmentName) }),
@@ -107,7 +110,14 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
     pool: { workers: pool.workers, engine: pool.engine },
     ...(options.judgeModel !== undefined && { judgeModelPath: options.judgeModel }),
     ...(resumed && { resume: resumed }),
-    onStep: (line) => io.stderr(stepLine(line, configuration.steps, configuration.frontier.mode === "prm")),
+    onRolloutProgress: ({ step, done, total }) => {
+      if (progress.step !== step) progress = { step, bar: createProgressBar(io, `step ${step}/${configuration.steps}`) };
+      progress.bar.update(done, total);
+    },
+    onStep: (line) => {
+      progress.bar.stop();
+      io.stderr(stepLine(line, configuration.steps, configuration.frontier.mode === "prm"));
+    },
     onEvaluation: ({ step, heldOutAccuracy, n }) => io.stderr(`step ${step}: held-out greedy accuracy ${(100 * heldOutAccuracy).toFixed(1)}% (n=${n})\n`),
   });
   // From the file, not this process's steps: a resumed run's report covers the steps before the resume too.
