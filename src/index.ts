@@ -168,6 +168,8 @@ export { EnvironmentModuleError } from "./environments/errors/index.js";
 export { createArithmeticEnvironment, ArithmeticEnvironmentOptionsSchema, type ArithmeticEnvironmentOptions } from "./environments/arithmetic/arithmetic-environment.js";
 export { createProposerSolverEnvironment, ProposerSolverEnvironmentOptionsSchema, type ProposerSolverEnvironmentOptions } from "./environments/proposer-solver/proposer-solver-environment.js";
 export { createExactMatchEnvironment, ExactMatchEnvironmentOptionsSchema, type ExactMatchEnvironmentOptions } from "./environments/exact-match/exact-match-environment.js";
+export { createDebateEnvironment, DebateEnvironmentOptionsSchema, type DebateEnvironmentOptions } from "./environments/debate/debate-environment.js";
+export { createDialecticEnvironment, DialecticEnvironmentOptionsSchema, DIALECTIC_TASKS, type DialecticEnvironmentOptions } from "./environments/dialectic/dialectic-environment.js";
 
 // Training: the loop, the Trainer interface and its backends
 export { train, type TrainOptions, type TrainResult } from "../trainers/train/train.js";
@@ -255,7 +257,7 @@ export { byteVocabularyText } from "./curriculum/labelling/byte-vocabulary-text.
 export { PrmModelError, InvalidPrmScoreError } from "./core/errors.js";
 
 // Examples from the specification
-export { DebateEpisode, DEBATE_TOPICS, type DebateEpisodeOptions, type DebateArtifact } from "./examples/debate/debate-episode.js";
+export { DebateEpisode, DebateEpisodeOptionsSchema, DEBATE_TOPICS, type DebateEpisodeOptions, type DebateArtifact } from "./examples/debate/debate-episode.js";
 export {
   ProposerEpisode,
   ARITHMETIC_TOPICS,
