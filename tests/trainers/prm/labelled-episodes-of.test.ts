@@ -24,4 +24,9 @@ describe("labelledEpisodesOf", () => {
     expect(clustered.clusterOf(rolloutOf("quiz", { question: "5+5=", expected: "10" }))).toBe("two-digit");
     expect(clustered.clusterOf(rolloutOf("recheck", { question: "5+5=", expected: "10" }))).toBeUndefined();
   });
+
+  it("leaves out roles bound to a frozen policy", async () => {
+    const episodes = await labelledEpisodesOf({ ...createLabellingEnvironment({}), frozenRoles: { answerer: "base" } });
+    expect(episodes.byType).toEqual({});
+  });
 });
