@@ -10,6 +10,7 @@ import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-
 import { bundledArithmeticBase } from "../../src/inference/model-files/bundled-models.js";
 import { createTrainer } from "../../trainers/interface/create-trainer.js";
 import type { TrainerBackend } from "../../trainers/interface/trainer-checkpoint.js";
+import { openFrozenPolicies } from "../../trainers/train/open-frozen-policies.js";
 import { TrainingConfigurationSchema } from "../../trainers/train/training-configuration.js";
 import type { StepBenchResult, StepTiming } from "./step-bench-result.js";
 import { TimedScoringEpisode, type ScoringTimer } from "./timed-scoring-episode.js";
@@ -43,7 +44,9 @@ export async function benchStep(options: StepBenchOptions): Promise<StepBenchRes
   const trainer = await createTrainer(backend, { modelPath, configuration: configuration.trainer, syncDirectory: folder, seed: configuration.seed, lora: configuration.lora });
   const scoring: ScoringTimer = { seconds: 0 };
   const prompts = plan.reduce((sum, entry) => sum + entry.count * (entry.groupSize ?? 1), 0);
-  const arena = new Arena({ client, seed: configuration.seed, concurrency: prompts, samplerDefaults: { temperature: configuration.temperature, ...environment.samplerDefaults } });
+  // A role the environment binds to a frozen policy plays on its own engine, as in train().
+  const frozen = await openFrozenPolicies(environment.frozenRoles ?? {}, modelPath, configuration.sequences);
+  const arena = new Arena({ client, roleClients: frozen.roleClients, seed: configuration.seed, concurrency: prompts, samplerDefaults: { temperature: configuration.temperature, ...environment.samplerDefaults } });
   for (const episode of await loadEpisodeModule(environment.episodes)) arena.register(new TimedScoringEpisode(episode, scoring), environment.stores[episode.type]);
   const steps: StepTiming[] = [];
   try {
@@ -80,6 +83,7 @@ export async function benchStep(options: StepBenchOptions): Promise<StepBenchRes
   } finally {
     await trainer.dispose();
     await arena.close();
+    await frozen.dispose();
     await client.dispose();
     await rm(folder, { recursive: true, force: true });
   }
