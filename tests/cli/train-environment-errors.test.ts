@@ -75,6 +75,15 @@ describe("selfplay train --env with a bad environment module: exit 2 naming the 
     expect(stderr).toMatch(/environment arithmatic: no such built-in environment; give one of arithmetic, .*exact-match.* or a JavaScript module path/);
   });
 
+  it("--frontier prm on an environment without clusters exits 2 before saying it starts", async () => {
+    const out = join(folder, "run-frontier");
+    const { code, stderr } = await runCli(["train", "--env", "exact-match", "--frontier", "prm", "--prm", folder, "--out", out]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--frontier: got "prm"; expected "uniform": the exact-match environment declares no clusters/);
+    expect(stderr).not.toMatch(/^training /m);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it("a misspelt key of the configuration file names the nearest valid key", async () => {
     const config = join(folder, "typo.json");
     await writeFile(config, JSON.stringify({ stepz: 10 }));

@@ -18,6 +18,7 @@ import { createTrainer } from "../interface/create-trainer.js";
 import type { Trainer } from "../interface/trainer.js";
 import type { TrainerBackend } from "../interface/trainer-checkpoint.js";
 import { openFrontierPrm } from "../rl/open-frontier-prm.js";
+import { assertFrontierFits } from "./assert-frontier-fits.js";
 import { FrontierRequests } from "./frontier-requests.js";
 import { openFrozenPolicies } from "./open-frozen-policies.js";
 import { roleRewards } from "./role-rewards.js";
@@ -92,9 +93,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   const { environment, directory, resume } = options;
   const configuration = parseInput(TrainingConfigurationSchema, options.configuration ?? {}, { fieldName: (path) => `configuration.${path.map(String).join(".")}` });
   if (resume) assertSameTrainingRun(directory, resume, { modelPath: options.modelPath, environment: environment.name, configuration });
-  if (configuration.frontier.mode === "prm" && !environment.clusters) {
-    throw new InvalidInputError("frontier.mode", `"uniform": the ${environment.name} environment declares no clusters for the frontier to weight`, "prm");
-  }
+  assertFrontierFits(environment, configuration);
   const { workers, engine = "shared" } = options.pool ?? { workers: 0 };
   if (environment.frozenRoles && Object.keys(environment.frozenRoles).length > 0 && workers > 0) {
     // Pool workers send every role's calls to the learner: a frozen opponent would silently be the policy being trained.

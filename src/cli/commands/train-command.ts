@@ -12,6 +12,7 @@ import { BUILT_IN_ENVIRONMENTS, loadEnvironment } from "../../environments/load-
 import { LoraTargetSchema } from "../../../trainers/lora/create-trainable-adapter.js";
 import { proposerTargetGapOfMetrics } from "../../../trainers/rl/proposer-target-gap.js";
 import { trainingReportSvg } from "../../../trainers/rl/training-report-svg.js";
+import { assertFrontierFits } from "../../../trainers/train/assert-frontier-fits.js";
 import { train } from "../../../trainers/train/train.js";
 import type { TrainingCheckpoint } from "../../../trainers/train/training-checkpoint.js";
 import { findTrainingCheckpoint } from "../../../trainers/train/training-checkpoint-files.js";
@@ -82,6 +83,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
   const environmentName = options.env ?? resumed?.environment.module ?? resumed?.environment.name ?? "arithmetic";
   // The environment is checked (and its options validated) before any file is written.
   const environment = await loadEnvironment(environmentName, configuration.environment as JsonValue);
+  assertFrontierFits(environment, configuration);
   const modelPath = options.model ?? resumed?.modelPath ?? bundledArithmeticBase();
   const directory = options.resume ?? options.out ?? join("runs", `train-${now().toISOString().replace(/[:.]/g, "-")}`);
   const metricsPath = join(directory, "metrics.jsonl");
