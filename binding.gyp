@@ -12,6 +12,7 @@
         "native/addon.cpp",
         "native/engine-object.cpp",
         "native/generation-loop.cpp",
+        "native/grammar-mask-replay.cpp",
         "native/ggml-library.cpp",
         "native/llama-library.cpp",
         "native/model-object.cpp",

@@ -18,6 +18,8 @@ constexpr const char* DISPOSED = "SELFPLAY_DISPOSED";
 constexpr const char* LOAD_FAILED = "SELFPLAY_LOAD_FAILED";
 /** Decoding or sampling failed mid-generation. */
 constexpr const char* GENERATION_FAILED = "SELFPLAY_GENERATION_FAILED";
+/** A recorded token the grammar does not allow where it stands (the tokens were not sampled under that grammar). */
+constexpr const char* GRAMMAR_REJECTED_TOKEN = "SELFPLAY_GRAMMAR_REJECTED_TOKEN";
 
 inline Napi::Error coded(Napi::Error error, const char* code) {
   error.Set("code", Napi::String::New(error.Env(), code));

@@ -23,6 +23,7 @@
   X(llama_vocab_n_tokens)               \
   X(llama_vocab_is_eog)                 \
   X(llama_token_to_piece)               \
+  X(llama_tokenize)                     \
   X(llama_init_from_model)              \
   X(llama_free)                         \
   X(llama_n_ctx_seq)                    \

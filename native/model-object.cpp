@@ -6,6 +6,7 @@
 
 #include "addon-errors.h"
 #include "addon-state.h"
+#include "grammar-mask-replay.h"
 
 namespace {
 
@@ -160,6 +161,7 @@ Napi::Function ModelObject::define(Napi::Env env) {
                      {
                          InstanceMethod<&ModelObject::createEngine>("createEngine"),
                          InstanceMethod<&ModelObject::dispose>("dispose"),
+                         InstanceMethod<&ModelObject::replayGrammarMasks>("replayGrammarMasks"),
                          InstanceAccessor<&ModelObject::vocabularySize>("vocabularySize"),
                          InstanceAccessor<&ModelObject::trainContextSize>("trainContextSize"),
                      });
@@ -213,6 +215,11 @@ Napi::Value ModelObject::createEngine(const Napi::CallbackInfo& info) {
   auto* worker = new CreateEngineWorker(env, model, std::move(engineOptions));
   worker->Queue();
   return worker->promise();
+}
+
+Napi::Value ModelObject::replayGrammarMasks(const Napi::CallbackInfo& info) {
+  resource(info.Env());
+  return ::replayGrammarMasks(info, model);
 }
 
 Napi::Value ModelObject::dispose(const Napi::CallbackInfo& info) {

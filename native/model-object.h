@@ -18,6 +18,8 @@ class ModelObject : public Napi::ObjectWrap<ModelObject> {
  private:
   Napi::Value createEngine(const Napi::CallbackInfo& info);
   Napi::Value dispose(const Napi::CallbackInfo& info);
+  /** See grammar-mask-replay.h. */
+  Napi::Value replayGrammarMasks(const Napi::CallbackInfo& info);
   Napi::Value vocabularySize(const Napi::CallbackInfo& info);
   Napi::Value trainContextSize(const Napi::CallbackInfo& info);
   const ModelResource& resource(Napi::Env env) const;

@@ -1,4 +1,5 @@
 import type { GenerateResult } from "../core/schemas/generate-result.js";
+import { grammarTextFor } from "../inference/grammar/grammar-text-for.js";
 import type { TrainingBatch, TrainingRecord } from "../core/schemas/training-record.js";
 import { creditKey, type CreditAssignment } from "./credit-assignment.js";
 import type { EpisodeRegistry } from "./episode-registry.js";
@@ -50,6 +51,13 @@ export function buildTrainingBatch(
         advantage: assignment.advantage,
         sampler: step.sampler,
         constrained: step.constrained,
+        // The grammar text the engine ran, so a trainer can replay the mask (a JSON schema compiles the same way here as there).
+        ...(step.constraint !== null && {
+          constraint: {
+            gbnf: grammarTextFor(step.constraint),
+            ...(step.constraint.logitBias !== undefined && { logitBias: step.constraint.logitBias }),
+          },
+        }),
         policyVersion: step.policyVersion,
       });
     });

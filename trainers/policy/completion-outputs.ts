@@ -20,7 +20,7 @@ export interface CompletionOutputsOptions {
 
 /** Per completion token, flat, sequence after sequence; every tensor is differentiable with respect to the trainable weights. */
 export interface CompletionOutputs {
-  /** log softmax(logits / T) of the token, `[tokens]`. */
+  /** log softmax(logits / T) of the token, `[tokens]`; for a constrained sequence, of the masked and biased softmax the engine sampled from. */
   logprobs: tf.Tensor1D;
   /** Entropy in nats of softmax(logits / T) where the token was sampled, `[tokens]`; when asked for. */
   entropy: tf.Tensor1D | undefined;
@@ -64,7 +64,7 @@ export function completionOutputs(
     weights.output === "tied"
       ? matMul(predicting, tf.transpose(weights.tokenEmbedding) as tf.Tensor2D)
       : linear(predicting, weights.output);
-  const { logprobs, entropy } = scoreLogits(logits, packed.temperatures, packed.targetTokenIds, options.entropy === true);
+  const { logprobs, entropy } = scoreLogits(logits, packed.temperatures, packed.targetTokenIds, options.entropy === true, packed.constraints);
   return { logprobs, entropy, hiddenStates: options.hiddenStates === true ? predicting : undefined };
 }
 

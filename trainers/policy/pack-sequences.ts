@@ -1,4 +1,6 @@
 import { InvalidInputError } from "../../src/core/errors.js";
+import type { ConstraintMasks } from "../../src/inference/grammar/constraint-masks.js";
+import { constraintRows, type ConstraintRows } from "./constraint-rows.js";
 
 /** A prompt and the completion whose tokens are to be scored, with the temperature they were sampled at. */
 export interface ScoredSequence {
@@ -8,6 +10,12 @@ export interface ScoredSequence {
   completionTokenIds: ArrayLike<number>;
   /** Sampling temperature, > 0: logprobs are of softmax(logits / temperature). */
   temperature: number;
+  /**
+   * For a Step sampled under a grammar: the allowed tokens and logit bias at
+   * every completion position (`NativeConstraintMasks.replay`). Its logprobs
+   * are then of the masked softmax((logits + bias) / temperature), as the engine's.
+   */
+  masks?: ConstraintMasks;
 }
 
 /** Sequences laid out for one forward pass: rows of equal length, right-padded. */
@@ -25,6 +33,8 @@ export interface PackedSequences {
   temperatures: Float32Array;
   /** Completion tokens per sequence, to split the flat outputs again. */
   completionLengths: number[];
+  /** Each scored token's allowed tokens and logit bias; undefined when no sequence is constrained. */
+  constraints: ConstraintRows | undefined;
 }
 
 /** Packs sequences into rows, checking every token id against the vocabulary. */
@@ -65,6 +75,7 @@ export function packSequences(sequences: readonly ScoredSequence[], vocabularySi
     targetTokenIds,
     temperatures,
     completionLengths: sequences.map((sequence) => sequence.completionTokenIds.length),
+    constraints: constraintRows(sequences, vocabularySize),
   };
 }
 

@@ -1,6 +1,7 @@
 import * as tf from "@tensorflow/tfjs";
 import { InvalidInputError } from "../../src/core/errors.js";
 import type { TrainingRecord } from "../../src/core/schemas/training-record.js";
+import type { ConstraintMasks } from "../../src/inference/grammar/constraint-masks.js";
 import { mismatchKl } from "../logprobs/mismatch-kl.js";
 import { aggregationWeights } from "../losses/aggregation-weights.js";
 import { policyLoss } from "../losses/policy-loss.js";
@@ -32,6 +33,12 @@ export interface TrainOnBatchOptions {
   valueHead?: ValueHead;
   /** Orders minibatches; seeded by the caller so a run replays exactly. */
   random: () => number;
+  /**
+   * The rebuilt grammar masks of constrained records (`replayConstraintMasks`):
+   * those records are trained on the masked, biased log-softmax the engine
+   * sampled from. Constrained records without masks are left out (counted).
+   */
+  constraintMasks?: ReadonlyMap<TrainingRecord, ConstraintMasks>;
 }
 
 /** Per trained record, one entry per completion token. */
@@ -51,8 +58,13 @@ export async function trainOnBatch(records: readonly TrainingRecord[], options: 
   const started = performance.now();
   const { policy, optimizer, configuration, reference } = options;
   const zeroAdvantageIsInert = configuration.algorithm !== "ppo-critic" && configuration.loss.klCoefficient === 0 && configuration.loss.entropyCoefficient === 0;
-  const selected = selectTrainableRecords(records, { dropZeroAdvantage: configuration.dropZeroAdvantage && zeroAdvantageIsInert });
+  const { constraintMasks } = options;
+  const selected = selectTrainableRecords(records, {
+    dropZeroAdvantage: configuration.dropZeroAdvantage && zeroAdvantageIsInert,
+    ...(constraintMasks !== undefined && { constraintMasks }),
+  });
   const trained = selected.records;
+  const sequenceOf = (record: TrainingRecord): ScoredSequence => scoredSequenceOf(record, constraintMasks?.get(record));
   // Self-play can produce a batch with nothing to train on (every proposal invalid): a skipped update, logged and counted, not a failed run.
   if (trained.length === 0) return skippedUpdate(selected, started);
   const valueHead = configuration.algorithm === "ppo-critic" ? requireValueHead(options.valueHead) : undefined;
@@ -180,8 +192,13 @@ function skippedUpdate(selected: SelectedRecords, started: number): UpdateMetric
   };
 }
 
-function sequenceOf(record: TrainingRecord): ScoredSequence {
-  return { promptTokenIds: record.promptTokenIds, completionTokenIds: record.completionTokenIds, temperature: record.sampler.temperature };
+function scoredSequenceOf(record: TrainingRecord, masks: ConstraintMasks | undefined): ScoredSequence {
+  return {
+    promptTokenIds: record.promptTokenIds,
+    completionTokenIds: record.completionTokenIds,
+    temperature: record.sampler.temperature,
+    ...(masks !== undefined && { masks }),
+  };
 }
 
 function scalarOf(tensor: tf.Tensor): number {

@@ -21,7 +21,7 @@ export interface UpdateMetrics {
   trainedRecords: number;
   trainedTokens: number;
   /** Records left out, by reason. */
-  skippedRecords: { constrained: number; greedy: number; empty: number; zeroAdvantage: number };
+  skippedRecords: { constrained: number; truncated: number; greedy: number; empty: number; zeroAdvantage: number };
   /** `ppo-critic`: the clipped value loss, averaged over minibatches; null for the critic-free algorithms. */
   valueLoss: number | null;
   /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { GrammarConstraintSchema } from "./grammar-constraint.js";
 import { SamplerSettingsSchema } from "./sampler-settings.js";
 
 /**
@@ -20,6 +21,12 @@ export const TrainingRecordSchema = z.object({
   advantage: z.number(),
   sampler: SamplerSettingsSchema,
   constrained: z.boolean(),
+  /**
+   * For a constrained Step: the grammar and logit bias it was sampled under,
+   * from which a trainer rebuilds the allowed-token mask at every position.
+   * Absent on records written before it existed (they cannot be trained as constrained).
+   */
+  constraint: GrammarConstraintSchema.optional(),
   policyVersion: z.number().int().min(0),
 });
 export type TrainingRecord = z.infer<typeof TrainingRecordSchema>;

@@ -1,7 +1,9 @@
 import { LlamaGrammarEvaluationState, TokenBias, type Llama, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
 import { InvalidInputError } from "../../core/errors.js";
 import type { Constraint, LogitBias } from "../../core/schemas/constraint.js";
-import { jsonSchemaToGbnf } from "../grammar/json-schema-to-gbnf.js";
+import { grammarTextFor } from "../grammar/grammar-text-for.js";
+
+export { grammarTextFor };
 
 /** What node-llama-cpp's evaluate needs to sample under a constraint. */
 export interface ConstrainedSampling {
@@ -32,11 +34,6 @@ export class ConstraintCompiler {
       ? { grammarEvaluationState }
       : { grammarEvaluationState, tokenBias: tokenBiasFor(model, constraint.logitBias) };
   }
-}
-
-/** The GBNF text a constraint compiles to. */
-export function grammarTextFor(constraint: Constraint): string {
-  return constraint.kind === "grammar" ? constraint.gbnf : jsonSchemaToGbnf(constraint.schema);
 }
 
 /** A logit bias keyed by token text, keyed by token id instead; each text must be exactly one token. */

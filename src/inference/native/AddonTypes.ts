@@ -85,8 +85,30 @@ export interface AddonModel {
   readonly vocabularySize: number;
   readonly trainContextSize: number;
   createEngine(options: AddonEngineOptions): Promise<AddonEngine>;
+  /** Replays a completion through llama.cpp's grammar sampler off the JavaScript thread: the allowed tokens at every position. */
+  replayGrammarMasks(options: AddonGrammarMaskRequest): Promise<AddonGrammarMasks>;
   /** Releases the model; engines made from it keep it alive until they are disposed. */
   dispose(): Promise<void>;
+}
+
+export interface AddonGrammarMaskRequest {
+  /** GBNF text; `grammarRoot` defaults to "root". */
+  grammar: string;
+  grammarRoot?: string;
+  /** One Step's completion; an end-of-generation token may only come last. */
+  completionTokens: Int32Array;
+  /** Token texts of a logit bias, each resolved to its one token id (as node-llama-cpp's `tokenize(text, true)`). */
+  logitBiasTexts?: string[];
+}
+
+export interface AddonGrammarMasks {
+  vocabularySize: number;
+  /** 32-bit words per position: ceil(vocabularySize / 32). */
+  wordsPerPosition: number;
+  /** One bitset per completion token; bit `t % 32` of word `t / 32` is set when token t was allowed. */
+  allowed: Uint32Array<ArrayBuffer>;
+  /** The token id of each `logitBiasTexts` entry, in order. */
+  logitBiasTokens: Int32Array<ArrayBuffer>;
 }
 
 export interface AddonEngineOptions {
@@ -143,4 +165,5 @@ export type AddonErrorCode =
   | "SELFPLAY_INVALID_GRAMMAR"
   | "SELFPLAY_DISPOSED"
   | "SELFPLAY_LOAD_FAILED"
-  | "SELFPLAY_GENERATION_FAILED";
+  | "SELFPLAY_GENERATION_FAILED"
+  | "SELFPLAY_GRAMMAR_REJECTED_TOKEN";

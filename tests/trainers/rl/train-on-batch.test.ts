@@ -85,7 +85,7 @@ describe("trainOnBatch on records sampled by the real engine", () => {
     const metrics = await trainOnBatch(poisoned, { policy, optimizer: new AdamW(configuration.optimizer), configuration, random: seedrandom("x") });
     expect(metrics.skippedOptimizerSteps).toBe(1);
     expect(metrics.optimizerSteps).toBe(0);
-    expect(metrics.skippedRecords).toEqual({ constrained: 1, greedy: 1, empty: 0, zeroAdvantage: 0 });
+    expect(metrics.skippedRecords).toEqual({ constrained: 1, truncated: 0, greedy: 1, empty: 0, zeroAdvantage: 0 });
     const after = await policy.logprobsBatch(sequences);
     after.forEach((values, index) => expect(Array.from(values)).toEqual(Array.from(before[index]!)));
   });

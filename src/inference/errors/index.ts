@@ -1,0 +1,1 @@
+export { GrammarRejectedTokenError } from "./grammar-rejected-token-error.js";

@@ -1,0 +1,31 @@
+import type { GrammarConstraint } from "../../src/core/schemas/grammar-constraint.js";
+import type { TrainingRecord } from "../../src/core/schemas/training-record.js";
+import type { ConstraintMasks } from "../../src/inference/grammar/constraint-masks.js";
+import { isTruncatedSampler } from "./is-truncated-sampler.js";
+
+/** Rebuilds a constrained Step's masks; `NativeConstraintMasks` is the one over llama.cpp's grammar sampler. */
+export interface ConstraintMaskReplayer {
+  replay(constraint: GrammarConstraint, completionTokenIds: ArrayLike<number>): Promise<ConstraintMasks>;
+}
+
+/**
+ * The masks of every constrained record a policy update could train: those
+ * that carry their constraint, have tokens, were sampled (not greedy) and not
+ * truncated. Records written before `TrainingRecord.constraint` existed get
+ * none and stay left out. A record whose tokens its grammar rejects throws
+ * GrammarRejectedTokenError (its data is wrong, not merely untrainable).
+ */
+export async function replayConstraintMasks(
+  records: readonly TrainingRecord[],
+  replayer: ConstraintMaskReplayer,
+): Promise<Map<TrainingRecord, ConstraintMasks>> {
+  const masks = new Map<TrainingRecord, ConstraintMasks>();
+  for (const record of records) {
+    const { constraint } = record;
+    if (!record.constrained || constraint === undefined) continue;
+    if (record.completionTokenIds.length === 0 || record.sampler.temperature === 0 || isTruncatedSampler(record.sampler)) continue;
+    // One at a time: each replay is a worker-thread job, and a batch holds few constrained Steps.
+    masks.set(record, await replayer.replay(constraint, record.completionTokenIds));
+  }
+  return masks;
+}
