@@ -59,7 +59,8 @@ describe("the debate environment", () => {
       expect(result.structuredOutputs.judge).toMatchObject({ calls: 1, firstTryValid: 1, failures: 0 });
       expect(result.rollout.steps.map((step) => step.roleId)).toEqual(["aff", "neg"]);
     }
-  });
+    // ~7 s alone; the 60 s default is too close when other engine tests share the two cores.
+  }, 180_000);
 
   it("plays a frozen copy of the base as neg (opponent: base): only aff is trained, neg's Steps stay at policy version 0", async () => {
     const directory = join(folder, "frozen-opponent");
