@@ -1,5 +1,9 @@
 import { z } from "zod";
+import { InvalidInputError } from "../src/core/errors.js";
 import { parseInput } from "../src/core/parse-input.js";
+import type { Constraint } from "../src/core/schemas/constraint.js";
+import { grammarTextFor } from "../src/inference/grammar/grammar-text-for.js";
+import { NativeConstraintMasks } from "../src/inference/native/native-constraint-masks.js";
 import { SeedSchema } from "../src/core/schemas/sampler-settings.js";
 import { LlamaInferenceClient } from "../src/inference/llama/llama-inference-client.js";
 import { TfjsBackendNameSchema, describeBackendSelection } from "./backend/select-backend.js";
@@ -34,6 +38,13 @@ export const CheckLogprobsOptionsSchema = z.strictObject({
   backends: z.array(TfjsBackendNameSchema).min(1).optional(),
   /** Which trainer recomputes the logprobs: `tfjs` (the reference) or `ggml` (the native addon, on llama.cpp's own ggml). Default tfjs. */
   trainer: TrainerBackendSchema.default("tfjs"),
+  /**
+   * Every other request answers under a JSON-schema constraint with a logit
+   * bias (`CHECK_CONSTRAINT`); the trainer scores those tokens under the masks
+   * the addon rebuilds, and they are reported apart (`constrained`). tfjs only
+   * (the ggml trainer takes no masks yet). Default false.
+   */
+  constrained: z.boolean().default(false),
 });
 export type CheckLogprobsOptions = z.input<typeof CheckLogprobsOptionsSchema>;
 
@@ -56,6 +67,18 @@ export interface CheckLogprobsResult extends LogprobAgreement {
   constrained: LogprobAgreement;
 }
 
+/** What `constrained` samples under: a small JSON object, a bias toward closing strings so a random model's answers end. */
+export const CHECK_CONSTRAINT: Constraint = {
+  kind: "json-schema",
+  schema: {
+    type: "object",
+    properties: { answer: { type: "string", maxLength: 40 }, confidence: { type: "number", minimum: 0, maximum: 1 }, done: { type: "boolean" } },
+    required: ["answer", "confidence", "done"],
+    additionalProperties: false,
+  },
+  logitBias: { '"': 2 },
+};
+
 /**
  * Samples at least `tokens` completion tokens on the engine in exact mode
  * (f32 KV cache, untruncated sampler), recomputes every token's logprob with
@@ -66,6 +89,9 @@ export interface CheckLogprobsResult extends LogprobAgreement {
 export async function checkLogprobs(options: CheckLogprobsOptions): Promise<CheckLogprobsResult> {
   const parsed = parseInput(CheckLogprobsOptionsSchema, options);
   const { modelPath, loraPath, tokens, sequences, temperatures, seed, threads } = parsed;
+  if (parsed.constrained && parsed.trainer === "ggml") {
+    throw new InvalidInputError("constrained", "trainer tfjs: the ggml trainer does not take grammar masks yet, so it cannot score constrained tokens", true);
+  }
   // The policy first: a model it cannot compute fails before any sampling.
   const policy = await loadScorer(parsed);
   try {
@@ -73,16 +99,18 @@ export async function checkLogprobs(options: CheckLogprobsOptions): Promise<Chec
     const client = await LlamaInferenceClient.create({ modelPath, loraPath, mode: "exact", sequences, threads, contextSize });
     let samples: Awaited<ReturnType<typeof sampleCompletions>>;
     try {
-      samples = await sampleCompletions(client, { tokens, sequences, temperatures, seed, contextSize });
+      samples = await sampleCompletions(client, { tokens, sequences, temperatures, seed, contextSize, ...(parsed.constrained && { constraint: CHECK_CONSTRAINT }) });
     } finally {
       await client.dispose();
     }
 
+    const masks = await constraintMasksOf(samples, modelPath);
     const trainerLogprobs = await policy.logprobsBatch(
-      samples.map(({ request, output }) => ({
+      samples.map(({ request, output }, index) => ({
         promptTokenIds: output.promptTokenIds,
         completionTokenIds: output.completionTokenIds,
         temperature: request.sampler.temperature,
+        ...(masks[index] !== undefined && { masks: masks[index] }),
       })),
     );
     const agreementOf = (keep: (sample: (typeof samples)[number]) => boolean): LogprobAgreement => {
@@ -110,6 +138,29 @@ export async function checkLogprobs(options: CheckLogprobsOptions): Promise<Chec
     };
   } finally {
     await policy.dispose();
+  }
+}
+
+/** The rebuilt grammar masks of each constrained sample (undefined for the others). */
+async function constraintMasksOf(samples: Awaited<ReturnType<typeof sampleCompletions>>, modelPath: string) {
+  if (!samples.some(({ request }) => request.constraint !== null)) return samples.map(() => undefined);
+  const replayer = await NativeConstraintMasks.create(modelPath);
+  try {
+    const masks = [];
+    for (const { request, output } of samples) {
+      const { constraint } = request;
+      masks.push(
+        constraint === null
+          ? undefined
+          : await replayer.replay(
+              { gbnf: grammarTextFor(constraint), ...(constraint.logitBias !== undefined && { logitBias: constraint.logitBias }) },
+              output.completionTokenIds,
+            ),
+      );
+    }
+    return masks;
+  } finally {
+    await replayer.dispose();
   }
 }
 

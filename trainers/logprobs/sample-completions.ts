@@ -1,4 +1,5 @@
 import type { GenerationOutput, GenerationRequest, InferenceClient } from "../../src/core/inference-client.js";
+import type { Constraint } from "../../src/core/schemas/constraint.js";
 import { deriveStream } from "../../src/core/random/random-stream.js";
 import { DEFAULT_SAMPLER } from "../../src/core/schemas/sampler-settings.js";
 
@@ -12,6 +13,8 @@ export interface SampleCompletionsOptions {
   seed: number;
   /** The engine's context per sequence, in tokens. */
   contextSize: number;
+  /** Applied to every other request (the odd-numbered ones); default none. */
+  constraint?: Constraint;
 }
 
 /** Characters a long prompt leaves free of the context: room for the prompt template (a chat template's too) and a completion. */
@@ -46,7 +49,7 @@ export async function sampleCompletions(
           // More than any context holds: the client stops at the end of the context.
           maxTokens: 1 << 20,
         },
-        constraint: null,
+        constraint: options.constraint !== undefined && number % 2 === 1 ? options.constraint : null,
       };
     });
     const outputs = await client.generate(requests);

@@ -22,6 +22,7 @@ export const CheckLogprobsCommandOptionsSchema = z.object({
   contextSize: integerFlag(16).optional(),
   json: z.boolean().default(false),
   trainer: z.enum(["tfjs", "ggml"], { error: 'tfjs or ggml' }).default("tfjs"),
+  constrained: z.boolean().default(false),
 });
 export type CheckLogprobsCommandOptions = z.infer<typeof CheckLogprobsCommandOptionsSchema>;
 
@@ -36,6 +37,7 @@ export async function checkLogprobsCommand(rawOptions: unknown, io: CliIo): Prom
     seed: options.seed,
     contextSize: options.contextSize,
     trainer: options.trainer,
+    constrained: options.constrained,
   });
   io.stdout(options.json ? `${JSON.stringify(result)}\n` : formatAgreement(result));
   return EXIT.ok;
@@ -46,7 +48,9 @@ function formatAgreement(result: CheckLogprobsResult): string {
   return (
     `check-logprobs: ${result.tokens} tokens in ${result.sequences} sequences (positions up to ${result.maxPosition}), ` +
     `max |Δ| ${exponent(result.maxAbsDiff)}, p99 |Δ| ${exponent(result.p99AbsDiff)}, mean |Δ| ${exponent(result.meanAbsDiff)}, mismatch KL (k3) ${exponent(result.mismatchKl)}` +
-    (result.constrained.tokens > 0 ? `; ${result.constrained.tokens} constrained tokens apart: max |Δ| ${exponent(result.constrained.maxAbsDiff)}` : "") +
+    (result.constrained.tokens > 0
+      ? `; ${result.constrained.tokens} constrained tokens (masks rebuilt) apart: max |Δ| ${exponent(result.constrained.maxAbsDiff)}, p99 |Δ| ${exponent(result.constrained.p99AbsDiff)}`
+      : "") +
     (result.trainer === "tfjs" ? `; tfjs backend ${result.backend}\n` : `; trainer ${result.backend}\n`)
   );
 }
@@ -62,6 +66,7 @@ export function registerCheckLogprobsCommand(program: Command, { io, setExitCode
     .addOption(new Option("--seed <n>", "seed of prompts and samplers, an integer from 0 to 4294967295").default("0"))
     .addOption(new Option("--context-size <n>", "context per sequence in tokens (default: the model's, at most 2048)"))
     .addOption(new Option("--trainer <name>", "trainer that recomputes the logprobs: tfjs (the reference) or ggml (the native addon)").default("tfjs"))
+    .addOption(new Option("--constrained", "every other request answers under a JSON schema with a logit bias; its tokens are scored under the grammar masks the addon rebuilds and reported apart (tfjs only)"))
     .addOption(new Option("--json", "print the result as one JSON object"))
     .action(async (flags: Record<string, unknown>) => {
       setExitCode(await checkLogprobsCommand(flags, io));

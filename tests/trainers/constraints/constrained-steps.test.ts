@@ -10,6 +10,7 @@ import { GrammarRejectedTokenError } from "../../../src/inference/errors/index.j
 import { LlamaInferenceClient } from "../../../src/inference/llama/llama-inference-client.js";
 import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
 import { NativeConstraintMasks } from "../../../src/inference/native/native-constraint-masks.js";
+import { checkLogprobs } from "../../../trainers/check-logprobs.js";
 import { AdamW } from "../../../trainers/optimizer/adamw.js";
 import { Policy } from "../../../trainers/policy/policy.js";
 import { replayConstraintMasks } from "../../../trainers/rl/replay-constraint-masks.js";
@@ -152,4 +153,13 @@ describe("constrained Steps on the real engine", () => {
     await expect(masks.replay({ gbnf: "root ::= [" }, record.completionTokenIds)).rejects.toThrowError(/constraint\.gbnf/);
     await expect(masks.replay({ gbnf: 'root ::= "a"' }, [1_000_000])).rejects.toThrowError(/completionTokenIds\[0\]/);
   });
+
+  it("check-logprobs --constrained samples every other request under a JSON schema and scores it under the rebuilt masks", async () => {
+    const result = await checkLogprobs({ modelPath, tokens: 300, sequences: 4, seed: 2, constrained: true });
+    expect(result.constrained.tokens).toBeGreaterThan(0);
+    expect(result.tokens).toBeGreaterThan(0);
+    expect(result.constrained.maxAbsDiff).toBeLessThanOrEqual(1e-5);
+    expect(result.maxAbsDiff).toBeLessThanOrEqual(1e-5);
+    await expect(checkLogprobs({ modelPath, tokens: 10, constrained: true, trainer: "ggml" })).rejects.toThrowError(/constrained: .*ggml trainer does not take grammar masks/);
+  }, 120_000);
 });
