@@ -35,6 +35,15 @@ void checkGgmlChunk(const GgmlChunk& chunk, const GgmlPolicyConfiguration& confi
       throw std::invalid_argument("chunk.temperatures[" + std::to_string(index) + "]: expected a finite temperature > 0");
     }
   }
+  if (!chunk.logitOffsets.empty()) {
+    if (static_cast<int64_t>(chunk.logitOffsets.size()) != static_cast<int64_t>(targets) * configuration.vocabularySize) {
+      throw std::invalid_argument("chunk.logitOffsets: expected targets × vocabulary = " +
+                                  std::to_string(static_cast<int64_t>(targets) * configuration.vocabularySize) + " values");
+    }
+    for (float offset : chunk.logitOffsets) {
+      if (std::isnan(offset) || offset == INFINITY) throw std::invalid_argument("chunk.logitOffsets: expected no NaN or +∞ (mask with a large negative number)");
+    }
+  }
   if (static_cast<int64_t>(targets) * configuration.vocabularySize > INT32_MAX) {
     throw std::invalid_argument("a chunk's targets × vocabulary must stay below 2^31; score fewer tokens per chunk");
   }
@@ -57,6 +66,7 @@ GgmlForwardGraph buildGgmlForwardGraph(const GgmlLibrary& g, ggml_context* ctx, 
   graph.targetRows = input(GGML_TYPE_I32, targets, 0, "target_rows");
   graph.targetIndices = input(GGML_TYPE_I32, targets, 0, "target_indices");
   graph.temperatures = input(GGML_TYPE_F32, 1, targets, "temperatures");
+  if (!chunk.logitOffsets.empty()) graph.logitOffsets = input(GGML_TYPE_F32, c.vocabularySize, targets, "logit_offsets");
 
   const int ropeMode = c.neoxRope ? GGML_ROPE_TYPE_NEOX : GGML_ROPE_TYPE_NORMAL;
   const float attentionScale = 1.0f / std::sqrt(static_cast<float>(c.keyLength));
@@ -102,7 +112,10 @@ GgmlForwardGraph buildGgmlForwardGraph(const GgmlLibrary& g, ggml_context* ctx, 
   // Only the rows that score a target go through the output layer.
   ggml_tensor* scored = g.ggml_get_rows(ctx, hidden, graph.targetRows);  // [embedding, targets]
   scored = g.ggml_mul(ctx, g.ggml_rms_norm(ctx, scored, c.rmsNormEpsilon), weights.outputNorm);
-  ggml_tensor* scaled = g.ggml_div(ctx, linear(weights.output, nullptr, scored), graph.temperatures);  // logits / T, as the engine divides
+  ggml_tensor* logits = linear(weights.output, nullptr, scored);  // [vocabulary, targets]
+  // The engine's order: logit bias, grammar mask, then the temperature.
+  if (graph.logitOffsets != nullptr) logits = g.ggml_add(ctx, logits, graph.logitOffsets);
+  ggml_tensor* scaled = g.ggml_div(ctx, logits, graph.temperatures);  // logits / T, as the engine divides
   ggml_tensor* probabilities = g.ggml_soft_max(ctx, scaled);
   const int64_t flat = c.vocabularySize * targets;
   // Rows of one element: get_rows then picks probabilities[token, target] (and carries its gradient back).
@@ -144,4 +157,7 @@ void setGgmlForwardInputs(const GgmlLibrary& g, const GgmlForwardGraph& graph, c
   g.ggml_backend_tensor_set(graph.targetRows, chunk.targetRows.data(), 0, chunk.targetRows.size() * sizeof(int32_t));
   g.ggml_backend_tensor_set(graph.targetIndices, indices.data(), 0, indices.size() * sizeof(int32_t));
   g.ggml_backend_tensor_set(graph.temperatures, chunk.temperatures.data(), 0, chunk.temperatures.size() * sizeof(float));
+  if (graph.logitOffsets != nullptr) {
+    g.ggml_backend_tensor_set(graph.logitOffsets, chunk.logitOffsets.data(), 0, chunk.logitOffsets.size() * sizeof(float));
+  }
 }

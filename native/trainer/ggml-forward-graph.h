@@ -23,6 +23,12 @@ struct GgmlChunk {
   std::vector<int32_t> targetTokens;
   /** Sampling temperature of each target (> 0). */
   std::vector<float> temperatures;
+  /**
+   * Empty, or targets × vocabulary values added to each target's logits before the temperature:
+   * a constrained Step's logit bias where its grammar allowed the token, a large negative number
+   * where it did not (the masked distribution the engine sampled from).
+   */
+  std::vector<float> logitOffsets;
 };
 
 struct GgmlForwardGraph {
@@ -32,6 +38,8 @@ struct GgmlForwardGraph {
   ggml_tensor* targetRows = nullptr;
   /** row · vocabulary + token, into the flattened probabilities. */
   ggml_tensor* targetIndices = nullptr;
+  /** [vocabulary, targets], or null when the chunk has no constrained target. */
+  ggml_tensor* logitOffsets = nullptr;
   /** [1, targets]: each target's sampling temperature. */
   ggml_tensor* temperatures = nullptr;
   /** [1, targets] */

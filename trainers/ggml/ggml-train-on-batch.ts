@@ -1,5 +1,6 @@
 import { InvalidInputError } from "../../src/core/errors.js";
 import type { TrainingRecord } from "../../src/core/schemas/training-record.js";
+import type { ConstraintMasks } from "../../src/inference/grammar/constraint-masks.js";
 import { mismatchKl } from "../logprobs/mismatch-kl.js";
 import { aggregationWeights } from "../losses/aggregation-weights.js";
 import type { ScoredSequence } from "../policy/pack-sequences.js";
@@ -21,6 +22,8 @@ export interface GgmlTrainOnBatchOptions {
   optimizer: { steps: number };
   /** Orders minibatches; seeded by the caller so a run replays exactly. */
   random: () => number;
+  /** Constrained records' rebuilt grammar masks (`replayConstraintMasks`): those records train under the masked log-softmax; others stay left out. */
+  constraintMasks?: ReadonlyMap<TrainingRecord, ConstraintMasks>;
 }
 
 /**
@@ -33,10 +36,22 @@ export interface GgmlTrainOnBatchOptions {
  */
 export async function ggmlTrainOnBatch(records: readonly TrainingRecord[], options: GgmlTrainOnBatchOptions): Promise<UpdateMetrics> {
   const started = performance.now();
-  const { policy, configuration, reference } = options;
+  const { policy, configuration, reference, constraintMasks } = options;
   const zeroAdvantageIsInert = configuration.loss.klCoefficient === 0 && configuration.loss.entropyCoefficient === 0;
-  const selected = selectTrainableRecords(records, { dropZeroAdvantage: configuration.dropZeroAdvantage && zeroAdvantageIsInert });
+  const selected = selectTrainableRecords(records, {
+    dropZeroAdvantage: configuration.dropZeroAdvantage && zeroAdvantageIsInert,
+    ...(constraintMasks !== undefined && { constraintMasks }),
+  });
   const trained = selected.records;
+  const sequenceOf = (record: TrainingRecord): ScoredSequence => {
+    const masks = constraintMasks?.get(record);
+    return {
+      promptTokenIds: record.promptTokenIds,
+      completionTokenIds: record.completionTokenIds,
+      temperature: record.sampler.temperature,
+      ...(masks !== undefined && { masks }),
+    };
+  };
   if (trained.length === 0) return skippedUpdate(selected, started);
   const sequences = trained.map(sequenceOf);
 
@@ -154,10 +169,6 @@ function skippedUpdate(selected: SelectedRecords, started: number): UpdateMetric
     skippedOptimizerSteps: 0,
     elapsedMs: performance.now() - started,
   };
-}
-
-function sequenceOf(record: TrainingRecord): ScoredSequence {
-  return { promptTokenIds: record.promptTokenIds, completionTokenIds: record.completionTokenIds, temperature: record.sampler.temperature };
 }
 
 function mean(values: readonly number[]): number {

@@ -1,5 +1,6 @@
 import { InvalidInputError } from "../../src/core/errors.js";
 import type { NativeGgmlChunk } from "../../src/inference/native/native-ggml-policy.js";
+import { constraintRows } from "../policy/constraint-rows.js";
 import type { ScoredSequence } from "../policy/pack-sequences.js";
 
 /** Consecutive sequences packed into one row; its targets are theirs, sequence after sequence. */
@@ -22,7 +23,7 @@ export function packGgmlChunks(sequences: readonly ScoredSequence[], vocabularyS
   let members: number[] = [];
   let tokens = 0;
   const flush = () => {
-    if (members.length > 0) plans.push({ chunk: buildChunk(sequences, members), members });
+    if (members.length > 0) plans.push({ chunk: buildChunk(sequences, members, vocabularySize), members });
     members = [];
     tokens = 0;
   };
@@ -53,7 +54,14 @@ function checkSequence(sequence: ScoredSequence, index: number, vocabularySize: 
   }
 }
 
-function buildChunk(sequences: readonly ScoredSequence[], members: readonly number[]): NativeGgmlChunk {
+/**
+ * What a disallowed token's logit gets added: far enough below any logit that
+ * its probability is exactly 0, small enough that divided by any temperature
+ * it stays finite (so p · z is 0, not NaN, in the entropy).
+ */
+const MASKED_OFFSET = -1e20;
+
+function buildChunk(sequences: readonly ScoredSequence[], members: readonly number[], vocabularySize: number): NativeGgmlChunk {
   const chosen = members.map((index) => sequences[index] as ScoredSequence);
   const lengths = chosen.map((sequence) => sequence.promptTokenIds.length + sequence.completionTokenIds.length - 1);
   const targets = chosen.reduce((sum, sequence) => sum + sequence.completionTokenIds.length, 0);
@@ -78,6 +86,11 @@ function buildChunk(sequences: readonly ScoredSequence[], members: readonly numb
       target++;
     }
     row += prompt + completion - 1;
+  }
+  // Constrained Steps: the engine's bias where the grammar allowed a token, the mask where it did not.
+  const constraints = constraintRows(chosen, vocabularySize);
+  if (constraints !== undefined) {
+    chunk.logitOffsets = Float32Array.from(constraints.bias, (bias, index) => (constraints.allowed[index] === 1 ? bias : MASKED_OFFSET));
   }
   return chunk;
 }

@@ -50,6 +50,8 @@ export interface AddonGgmlChunk {
   targetRows: Int32Array;
   targetTokens: Int32Array;
   temperatures: Float32Array;
+  /** Targets × vocabulary values added to the logits before the temperature (a constrained Step's bias and mask); absent when none is constrained. */
+  logitOffsets?: Float32Array;
 }
 
 export interface AddonGgmlPolicy {

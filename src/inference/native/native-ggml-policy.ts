@@ -12,6 +12,8 @@ export interface NativeGgmlChunk {
   targetRows: Int32Array;
   targetTokens: Int32Array;
   temperatures: Float32Array;
+  /** Targets × vocabulary values added to the logits before the temperature (constrained Steps); absent when none is constrained. */
+  logitOffsets?: Float32Array;
 }
 
 export type NativeGgmlTensorKind = AddonGgmlTensorKind;
