@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import { z } from "zod";
 import { join, resolve } from "node:path";
 import { InvalidInputError } from "../../src/core/errors.js";
 import type { InferenceClient } from "../../src/core/inference-client.js";
@@ -11,7 +12,7 @@ import { defaultTrainerWeights } from "../interface/default-trainer-weights.js";
 import type { Trainer, TrainerSync } from "../interface/trainer.js";
 import type { TrainerWeights } from "../interface/trainer-checkpoint.js";
 import { readTrainerManifest, trainerCheckpointPaths, writeTrainerManifest } from "../interface/trainer-checkpoint-files.js";
-import { TrainerOptionsSchema, type TrainerOptions } from "../interface/trainer-options.js";
+import { TrainerOptionsSchema } from "../interface/trainer-options.js";
 import { replayConstraintMasks } from "../rl/replay-constraint-masks.js";
 import type { TrainerConfiguration } from "../rl/trainer-configuration.js";
 import type { UpdateMetrics } from "../rl/update-metrics.js";
@@ -22,15 +23,16 @@ import { GgmlPolicy } from "./ggml-policy.js";
 import { readGgmlOptimizerState, writeGgmlOptimizerState } from "./ggml-optimizer-state.js";
 import { ggmlTrainOnBatch } from "./ggml-train-on-batch.js";
 
-/** What a GgmlTrainer takes beyond every backend's options. */
-export interface GgmlTrainerOptions extends TrainerOptions {
+/** What a GgmlTrainer takes: every backend's options, and the ggml policy's. */
+export const GgmlTrainerOptionsSchema = TrainerOptionsSchema.extend({
   /** CPU threads of ggml's backend. Default 1. */
-  threads?: number;
+  threads: z.number().int().min(1).default(1),
   /** Tokens per packed row (one graph); see GgmlPolicyOptionsSchema. Default 128. */
-  maxChunkTokens?: number;
+  maxChunkTokens: z.number().int().min(1).default(128),
   /** Bytes the trainer's policy may hold (weights, optimizer state, compute buffer); default 90% of this machine's memory. */
-  memoryLimitBytes?: number;
-}
+  memoryLimitBytes: z.number().int().positive().optional(),
+});
+export type GgmlTrainerOptions = z.input<typeof GgmlTrainerOptionsSchema>;
 
 /**
  * The ggml trainer behind the Trainer interface: the policy lives in the
@@ -59,8 +61,8 @@ export class GgmlTrainer implements Trainer {
   ) {}
 
   static async create(options: GgmlTrainerOptions): Promise<GgmlTrainer> {
-    const { threads = 1, maxChunkTokens = 128, memoryLimitBytes, ...common } = options;
-    const parsed = parseInput(TrainerOptionsSchema, common);
+    const parsed = parseInput(GgmlTrainerOptionsSchema, options);
+    const { threads, maxChunkTokens, memoryLimitBytes } = parsed;
     const modelPath = resolve(parsed.modelPath);
     const weights = parsed.weights ?? (await defaultTrainerWeights(modelPath));
     if (parsed.configuration.algorithm === "ppo-critic") {
