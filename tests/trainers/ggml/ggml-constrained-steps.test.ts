@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as tf from "@tensorflow/tfjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Arena } from "../../../src/arena/arena.js";
@@ -10,7 +11,9 @@ import { createRandomModel } from "../../../src/inference/model-files/create-ran
 import { NativeConstraintMasks } from "../../../src/inference/native/native-constraint-masks.js";
 import { GgmlPolicy } from "../../../trainers/ggml/ggml-policy.js";
 import { GgmlTrainer } from "../../../trainers/ggml/ggml-trainer.js";
+import { Policy } from "../../../trainers/policy/policy.js";
 import { replayConstraintMasks } from "../../../trainers/rl/replay-constraint-masks.js";
+import { transpose } from "../../../trainers/sync/export-policy-model.js";
 import { StructuredEpisode } from "../../helpers/structured-episode.js";
 
 const VerdictSchema = z.object({ approved: z.boolean(), score: z.number().min(0).max(1), note: z.string().max(40) });
@@ -62,6 +65,43 @@ describe("constrained Steps on the ggml trainer", () => {
       expect(maxAbsDifference(records, await policy.logprobsBatch(sequences(false)))).toBeGreaterThan(1e-2);
     } finally {
       await policy.dispose();
+      await masks.dispose();
+    }
+  });
+
+  it("masked gradients match the tfjs trainer's: cosine ≥ 0.9999 per tensor", async () => {
+    const masks = await NativeConstraintMasks.create(modelPath);
+    const policy = await GgmlPolicy.load({ modelPath, trainable: true });
+    const reference = await Policy.load({ modelPath });
+    try {
+      const replayed = await replayConstraintMasks(records.slice(0, 3), masks);
+      const sequences = records.slice(0, 3).map((record) => ({
+        promptTokenIds: record.promptTokenIds,
+        completionTokenIds: record.completionTokenIds,
+        temperature: record.sampler.temperature,
+        masks: replayed.get(record)!,
+      }));
+      const targets = sequences.reduce((sum, sequence) => sum + sequence.completionTokenIds.length, 0);
+      const weights = Float32Array.from({ length: targets }, (_, index) => Math.sin(1 + index));
+      await policy.accumulateGradients(sequences, { entropy: true }, ({ logprobs, firstTarget }) => ({
+        logprobs: weights.slice(firstTarget, firstTarget + logprobs.length),
+        entropy: new Float32Array(logprobs.length).fill(0.1),
+      }));
+      const { grads } = tf.variableGrads(() => {
+        const outputs = reference.completionOutputs(sequences, { entropy: true });
+        return tf.add(tf.sum(tf.mul(outputs.logprobs, tf.tensor1d(weights))), tf.mul(tf.sum(outputs.entropy!), 0.1)) as tf.Scalar;
+      }, reference.trainableVariables);
+      const norm = (values: Float32Array) => Math.sqrt(values.reduce((sum, value) => sum + value * value, 0));
+      for (const [name, variable] of reference.variables) {
+        const ours = policy.native.readTensor(name, "gradient");
+        let theirs = grads[variable.name]!.dataSync() as Float32Array;
+        if (variable.shape.length === 2 && name !== "token_embd.weight") theirs = transpose(theirs, variable.shape[0]!, variable.shape[1]!);
+        const cosine = ours.reduce((sum, value, index) => sum + value * theirs[index]!, 0) / (norm(ours) * norm(theirs));
+        expect(cosine, name).toBeGreaterThanOrEqual(0.9999);
+      }
+    } finally {
+      await policy.dispose();
+      reference.dispose();
       await masks.dispose();
     }
   });
