@@ -64,7 +64,7 @@ export function completionOutputs(
     weights.output === "tied"
       ? matMul(predicting, tf.transpose(weights.tokenEmbedding) as tf.Tensor2D)
       : linear(predicting, weights.output);
-  const { logprobs, entropy } = scoreLogits(logits, packed.temperatures, packed.targetTokenIds, options.entropy === true, packed.constraints);
+  const { logprobs, entropy } = scoreLogits(logits, packed.temperatures, packed.targetTokenIds, options.entropy === true, packed.constraints, packed.truncations);
   return { logprobs, entropy, hiddenStates: options.hiddenStates === true ? predicting : undefined };
 }
 

@@ -1,6 +1,7 @@
 import { InvalidInputError } from "../../src/core/errors.js";
 import type { ConstraintMasks } from "../../src/inference/grammar/constraint-masks.js";
 import { constraintRows, type ConstraintRows } from "./constraint-rows.js";
+import type { TruncationSettings } from "./truncation-survivors.js";
 
 /** A prompt and the completion whose tokens are to be scored, with the temperature they were sampled at. */
 export interface ScoredSequence {
@@ -16,6 +17,13 @@ export interface ScoredSequence {
    * are then of the masked softmax((logits + bias) / temperature), as the engine's.
    */
   masks?: ConstraintMasks;
+  /**
+   * The Step's top-k / top-p / min-p, when it was sampled with any: its
+   * logprobs are then of the truncated, renormalised distribution, the
+   * survivors chosen from the policy's own logits as llama.cpp chooses them
+   * (`truncationSurvivors`).
+   */
+  truncation?: TruncationSettings;
 }
 
 /** Sequences laid out for one forward pass: rows of equal length, right-padded. */
@@ -35,6 +43,8 @@ export interface PackedSequences {
   completionLengths: number[];
   /** Each scored token's allowed tokens and logit bias; undefined when no sequence is constrained. */
   constraints: ConstraintRows | undefined;
+  /** Each scored token's truncation samplers (undefined where none); undefined when no sequence is truncated. */
+  truncations: Array<TruncationSettings | undefined> | undefined;
 }
 
 /** Packs sequences into rows, checking every token id against the vocabulary. */
@@ -76,6 +86,9 @@ export function packSequences(sequences: readonly ScoredSequence[], vocabularySi
     temperatures,
     completionLengths: sequences.map((sequence) => sequence.completionTokenIds.length),
     constraints: constraintRows(sequences, vocabularySize),
+    truncations: sequences.some((sequence) => sequence.truncation !== undefined)
+      ? sequences.flatMap((sequence) => Array.from({ length: sequence.completionTokenIds.length }, () => sequence.truncation))
+      : undefined,
   };
 }
 

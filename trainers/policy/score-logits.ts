@@ -1,6 +1,7 @@
 import * as tf from "@tensorflow/tfjs";
 import type { ConstraintRows } from "./constraint-rows.js";
 import { gatherRows } from "./gather-rows.js";
+import { truncationSurvivors, type TruncationSettings } from "./truncation-survivors.js";
 
 /**
  * What a disallowed token's scaled logit becomes: finite, so that p · log p is
@@ -24,6 +25,8 @@ export interface LogitScores {
  * vocabulary. Both are differentiable with respect to `logits`. With
  * `constraints`, each row is scored as llama.cpp's sampler drew from it: the
  * logit bias added, the temperature applied, disallowed tokens masked out.
+ * With `truncations`, a row's top-k / top-p / min-p survivors (chosen from
+ * these logits, which are read back for it) are all it keeps.
  */
 export function scoreLogits(
   logits: tf.Tensor2D,
@@ -31,9 +34,11 @@ export function scoreLogits(
   targetTokenIds: Int32Array,
   withEntropy: boolean,
   constraints?: ConstraintRows,
+  truncations?: ReadonlyArray<TruncationSettings | undefined>,
 ): LogitScores {
   const [rows, vocabulary] = logits.shape;
-  const logprobs = tf.logSoftmax(scaledLogits(logits, tf.tensor2d(temperatures, [rows, 1]), constraints));
+  const rowsKept = truncations === undefined ? constraints : truncatedRows(logits, targetTokenIds, constraints, truncations);
+  const logprobs = tf.logSoftmax(scaledLogits(logits, tf.tensor2d(temperatures, [rows, 1]), rowsKept));
   // Pick each row's target from the flattened [rows · vocabulary] logprobs (gatherRows has a gradient on every backend).
   const picks = Int32Array.from(targetTokenIds, (target, index) => index * vocabulary + target);
   const picked = tf.reshape(gatherRows(tf.reshape(logprobs, [rows * vocabulary, 1]), tf.tensor1d(picks, "int32")), [rows]) as tf.Tensor1D;
@@ -48,4 +53,29 @@ function scaledLogits(logits: tf.Tensor2D, temperatures: tf.Tensor2D, constraint
   const scaled = tf.div(tf.add(logits, tf.tensor2d(constraints.bias, shape)), temperatures) as tf.Tensor2D;
   // where() sends no gradient to a masked token's logit: the engine's distribution does not depend on it.
   return tf.where(tf.tensor2d(constraints.allowed, shape, "bool"), scaled, tf.fill(shape, MASKED_LOGIT));
+}
+
+/** The constraint rows narrowed to each truncated row's survivors (a constant: the cut has no gradient, as in llama.cpp). */
+function truncatedRows(
+  logits: tf.Tensor2D,
+  targetTokenIds: Int32Array,
+  constraints: ConstraintRows | undefined,
+  truncations: ReadonlyArray<TruncationSettings | undefined>,
+): ConstraintRows {
+  const [rows, vocabulary] = logits.shape;
+  const values = logits.dataSync();
+  const bias = constraints?.bias ?? new Float32Array(rows * vocabulary);
+  const allowed = constraints === undefined ? new Uint8Array(rows * vocabulary).fill(1) : Uint8Array.from(constraints.allowed);
+  const row = new Float32Array(vocabulary);
+  truncations.forEach((settings, index) => {
+    if (settings === undefined) return;
+    const offset = index * vocabulary;
+    // What llama.cpp's truncation sees: logit + bias in f32, −∞ where the grammar masked.
+    for (let token = 0; token < vocabulary; token++) {
+      row[token] = allowed[offset + token] === 1 ? (values[offset + token] as number) + (bias[offset + token] as number) : Number.NEGATIVE_INFINITY;
+    }
+    const kept = truncationSurvivors(row, settings, targetTokenIds[index] as number);
+    for (let token = 0; token < vocabulary; token++) allowed[offset + token] = (allowed[offset + token] as number) & (kept[token] as number);
+  });
+  return { allowed, bias };
 }

@@ -1,7 +1,6 @@
 import type { GrammarConstraint } from "../../src/core/schemas/grammar-constraint.js";
 import type { TrainingRecord } from "../../src/core/schemas/training-record.js";
 import type { ConstraintMasks } from "../../src/inference/grammar/constraint-masks.js";
-import { isTruncatedSampler } from "./is-truncated-sampler.js";
 
 /** Rebuilds a constrained Step's masks; `NativeConstraintMasks` is the one over llama.cpp's grammar sampler. */
 export interface ConstraintMaskReplayer {
@@ -10,9 +9,9 @@ export interface ConstraintMaskReplayer {
 
 /**
  * The masks of every constrained record a policy update could train: those
- * that carry their constraint, have tokens, were sampled (not greedy) and not
- * truncated. Records written before `TrainingRecord.constraint` existed get
- * none and stay left out. A record whose tokens its grammar rejects throws
+ * that carry their constraint, have tokens and were sampled (not greedy).
+ * Records written before `TrainingRecord.constraint` existed get none and
+ * stay left out. A record whose tokens its grammar rejects throws
  * GrammarRejectedTokenError (its data is wrong, not merely untrainable).
  */
 export async function replayConstraintMasks(
@@ -23,7 +22,7 @@ export async function replayConstraintMasks(
   for (const record of records) {
     const { constraint } = record;
     if (!record.constrained || constraint === undefined) continue;
-    if (record.completionTokenIds.length === 0 || record.sampler.temperature === 0 || isTruncatedSampler(record.sampler)) continue;
+    if (record.completionTokenIds.length === 0 || record.sampler.temperature === 0) continue;
     // One at a time: each replay is a worker-thread job, and a batch holds few constrained Steps.
     masks.set(record, await replayer.replay(constraint, record.completionTokenIds));
   }

@@ -22,13 +22,19 @@ export interface SelectTrainableRecordsOptions {
    * trained only when it has masks here; without this option none is.
    */
   constraintMasks?: ReadonlyMap<TrainingRecord, ConstraintMasks>;
+  /**
+   * The trainer scores Steps sampled with top-k, top-p or min-p under the
+   * same truncation (`truncationSurvivors`); without this option they are
+   * left out, never trained against the untruncated distribution.
+   */
+  reproducesTruncation?: boolean;
 }
 
 /**
  * The records a policy-gradient update can use. Left out: constrained Steps
  * without masks (their logprobs are under a grammar mask the trainer would
- * not apply), Steps sampled with top-k, top-p or min-p (a truncated
- * distribution the trainer does not reproduce), greedy ones (temperature 0 has
+ * not apply), Steps sampled with top-k, top-p or min-p unless the trainer
+ * reproduces the truncation, greedy ones (temperature 0 has
  * no distribution to take a ratio against) and those without completion
  * tokens; with `dropZeroAdvantage`, those with a zero advantage.
  */
@@ -38,7 +44,7 @@ export function selectTrainableRecords(records: readonly TrainingRecord[], optio
   for (const record of records) {
     if (record.completionTokenIds.length === 0) skipped.empty++;
     else if (record.sampler.temperature === 0) skipped.greedy++;
-    else if (isTruncatedSampler(record.sampler)) skipped.truncated++;
+    else if (isTruncatedSampler(record.sampler) && options.reproducesTruncation !== true) skipped.truncated++;
     else if (record.constrained && options.constraintMasks?.has(record) !== true) skipped.constrained++;
     else if (options.dropZeroAdvantage === true && record.advantage === 0) skipped.zeroAdvantage++;
     else selected.push(record);

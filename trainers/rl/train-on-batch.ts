@@ -14,6 +14,7 @@ import { episodeAdvantages } from "../value/episode-advantages.js";
 import { normaliseAdvantages } from "../value/normalise-advantages.js";
 import { scoreWithValues } from "../value/score-with-values.js";
 import type { ValueHead } from "../value/value-head.js";
+import { isTruncatedSampler } from "./is-truncated-sampler.js";
 import { selectTrainableRecords, type SelectedRecords } from "./select-trainable-records.js";
 import type { TrainerConfiguration } from "./trainer-configuration.js";
 import type { UpdateMetrics } from "./update-metrics.js";
@@ -62,6 +63,8 @@ export async function trainOnBatch(records: readonly TrainingRecord[], options: 
   const selected = selectTrainableRecords(records, {
     dropZeroAdvantage: configuration.dropZeroAdvantage && zeroAdvantageIsInert,
     ...(constraintMasks !== undefined && { constraintMasks }),
+    // completionOutputs scores a truncated Step under its own top-k / top-p / min-p.
+    reproducesTruncation: true,
   });
   const trained = selected.records;
   const sequenceOf = (record: TrainingRecord): ScoredSequence => scoredSequenceOf(record, constraintMasks?.get(record));
@@ -198,6 +201,7 @@ function scoredSequenceOf(record: TrainingRecord, masks: ConstraintMasks | undef
     completionTokenIds: record.completionTokenIds,
     temperature: record.sampler.temperature,
     ...(masks !== undefined && { masks }),
+    ...(isTruncatedSampler(record.sampler) && { truncation: { topK: record.sampler.topK, topP: record.sampler.topP, minP: record.sampler.minP } }),
   };
 }
 
