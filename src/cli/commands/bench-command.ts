@@ -81,7 +81,9 @@ function formatRollout(result: RolloutBenchResult): string {
 function formatTrainer(result: TrainerBenchResult): string {
   const lines = [
     `${result.preset} model (${result.parameters} parameters), sequences of ${result.sequenceLength} tokens, one per AdamW step; training tokens/s:`,
-    ...result.backends.map((entry) => `  tfjs ${entry.backend}: ${entry.tokensPerSecond ?? `- (${entry.reason})`}`),
+    ...result.backends.map(
+      (entry) => `  ${entry.backend === "ggml" ? `ggml, ${entry.threads ?? 1} thread(s)` : `tfjs ${entry.backend}`}: ${entry.tokensPerSecond ?? `- (${entry.reason})`}`,
+    ),
     ...result.llamaCpp.map((entry) => `  llama-finetune, ${entry.threads} thread(s): ${entry.tokensPerSecond ?? `- (${entry.reason})`}`),
     `ratio (best ours / best llama.cpp): ${figure(result.ratio)}`,
     `weight sync (${result.weightSync.format}): ${result.weightSync.seconds.toFixed(3)} s (export ${result.weightSync.exportSeconds.toFixed(3)} s, swap ${result.weightSync.swapSeconds.toFixed(3)} s)`,
@@ -148,7 +150,7 @@ export function registerBenchCommands(program: Command, context: CommandContext)
   });
   addBenchmark(bench, context, {
     name: "trainer",
-    description: "Training tokens/s per tfjs backend and weight-sync seconds vs llama.cpp's llama-finetune.",
+    description: "Training tokens/s per tfjs backend and of the ggml trainer, and weight-sync seconds, vs llama.cpp's llama-finetune.",
     run: (quick) => benchTrainer({ quick, buildTools: !quick }),
     format: formatTrainer,
   });
