@@ -92,5 +92,9 @@ describe("selfplay train --env with a bad environment module: exit 2 naming the 
     expect(stderr).toMatch(/stepz/);
     expect(stderr).toMatch(/"steps"/);
     expect(existsSync(join(folder, "run-typo"))).toBe(false);
+    await writeFile(config, JSON.stringify({ environment: { promts: 4 } }));
+    const nested = await runCli(["train", "--env", "exact-match", "--config", config, "--out", join(folder, "run-typo")]);
+    expect(nested.code).toBe(2);
+    expect(nested.stderr).toMatch(/typo\.json: environment\.promts: unknown key; did you mean "prompts"\?/);
   });
 });

@@ -82,7 +82,11 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
   );
   const environmentName = options.env ?? resumed?.environment.module ?? resumed?.environment.name ?? "arithmetic";
   // The environment is checked (and its options validated) before any file is written.
-  const environment = await loadEnvironment(environmentName, configuration.environment as JsonValue);
+  const environment = await loadEnvironment(environmentName, configuration.environment as JsonValue).catch((error: unknown) => {
+    // Its options come from the config file: say which file the misspelt or wrong `environment.…` key is in.
+    if (error instanceof InvalidInputError && options.config !== undefined) error.message = `${options.config}: ${error.message}`;
+    throw error;
+  });
   assertFrontierFits(environment, configuration);
   const modelPath = options.model ?? resumed?.modelPath ?? bundledArithmeticBase();
   const directory = options.resume ?? options.out ?? join("runs", `train-${now().toISOString().replace(/[:.]/g, "-")}`);
