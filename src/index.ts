@@ -193,6 +193,12 @@ export { defaultTrainerWeights } from "../trainers/interface/default-trainer-wei
 export { TfjsTrainer } from "../trainers/tfjs/tfjs-trainer.js";
 export { TrainerConfigurationSchema, type TrainerConfiguration, type TrainerConfigurationInput } from "../trainers/rl/trainer-configuration.js";
 export type { UpdateMetrics } from "../trainers/rl/update-metrics.js";
+// Constrained Steps: the grammar a record was sampled under, its masks rebuilt by llama.cpp's sampler, and the error for tokens it rejects.
+export { GrammarConstraintSchema, type GrammarConstraint } from "./core/schemas/grammar-constraint.js";
+export { ConstraintMasksSchema, type ConstraintMasks } from "./inference/grammar/constraint-masks.js";
+export { NativeConstraintMasks } from "./inference/native/native-constraint-masks.js";
+export { GrammarRejectedTokenError } from "./inference/errors/index.js";
+export { replayConstraintMasks, type ConstraintMaskReplayer } from "../trainers/rl/replay-constraint-masks.js";
 
 // Curriculum: the process reward model (PRM) and frontier-aware cluster selection
 export { PrmStateSchema, PrmExampleSchema, type PrmState, type PrmExample } from "./curriculum/prm/prm-state.js";
