@@ -9,6 +9,7 @@ import { parseInput } from "../../core/parse-input.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
 import { writeFileAtomic } from "../../core/write-file-atomic.js";
 import { BUILT_IN_ENVIRONMENTS, loadEnvironment } from "../../environments/load-environment.js";
+import { defaultTrainerBackend } from "../../../trainers/interface/default-trainer-backend.js";
 import { LoraTargetSchema } from "../../../trainers/lora/create-trainable-adapter.js";
 import { proposerTargetGapOfMetrics } from "../../../trainers/rl/proposer-target-gap.js";
 import { trainingReportSvg } from "../../../trainers/rl/training-report-svg.js";
@@ -94,7 +95,14 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
   if (!resumed && existsSync(metricsPath)) {
     throw new InvalidInputError("--out", "a folder without a run in it; choose another --out, or continue that run with --resume", directory);
   }
-  const backend = options.trainer ?? resumed?.trainerBackend ?? "tfjs";
+  // --trainer, else the resumed run's own backend, else ggml when the addon is built (tfjs otherwise): said on stderr.
+  const trainer =
+    options.trainer !== undefined
+      ? { backend: options.trainer, reason: "from --trainer" }
+      : resumed
+        ? { backend: resumed.trainerBackend, reason: "the run's own" }
+        : await defaultTrainerBackend(configuration.trainer).then(({ backend, reason }) => ({ backend, reason: `default: ${reason}` }));
+  const backend = trainer.backend;
   const plan = environment.plan.map((entry) => `${entry.count} ${entry.episodeType}${(entry.groupSize ?? 1) > 1 ? ` × ${entry.groupSize}` : ""}`).join(" + ");
   io.stderr(
     resumed
@@ -103,6 +111,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
           `${configuration.frontier.mode === "prm" ? `prompts by the PRM-weighted frontier (${configuration.frontier.prmPath})` : "uniform prompts"} → ${directory}\n`,
   );
   io.stderr(describePoolSetting(pool));
+  io.stderr(`trainer: ${backend} (${trainer.reason})\n`);
   const isModule = !(environmentName in BUILT_IN_ENVIRONMENTS);
   // On a terminal, a bar of the step's episodes while they roll out; the step's line replaces it.
   let progress: { step: number; bar: ProgressBar } = { step: 0, bar: createProgressBar(io, "") };
@@ -211,7 +220,7 @@ export function registerTrainCommand(program: Command, context: CommandContext):
     .addOption(new Option("--resume <dir>", "continue the run in <dir> from its newest checkpoint, with its own configuration and model"))
     .addOption(new Option("--frontier <mode>", "how clustered prompts are chosen: uniform (default), prm (the PRM-weighted FrontierTracker)"))
     .addOption(new Option("--prm <dir>", "the PRM (selfplay prm train --out) the prm frontier scores clusters with"))
-    .addOption(new Option("--trainer <backend>", "tfjs (default) or ggml"))
+    .addOption(new Option("--trainer <backend>", "ggml (default when the native addon is built) or tfjs"))
     .addOption(new Option("--judge-model <file>", "run judges on this model instead of the policy"))
     .addOption(new Option("--lora-rank <n>", "LoRA rank when training an adapter (default 16)"))
     .addOption(new Option("--lora-alpha <x>", "LoRA alpha (default 32)"))

@@ -48,6 +48,13 @@ export class NativeGgmlPolicy {
 
   private constructor(private readonly policy: AddonGgmlPolicy) {}
 
+  /** Whether the addon can train on ggml here, or why not (not built, another llama.cpp release); loads nothing but the addon. */
+  static async availability(): Promise<{ available: true; reason?: undefined } | { available: false; reason: string }> {
+    const { binding, reason } = await loadNativeAddon(false);
+    if (binding === undefined) return { available: false, reason };
+    return typeof binding.loadGgmlPolicy === "function" ? { available: true } : { available: false, reason: "the built addon has no ggml trainer (rebuild it: node scripts/build-native.mjs)" };
+  }
+
   /** The policy, or the reason the addon cannot provide one (not built, another llama.cpp release). */
   static async load(options: NativeGgmlPolicyOptions): Promise<{ policy: NativeGgmlPolicy; reason?: undefined } | { policy: undefined; reason: string }> {
     const { binding, reason } = await loadNativeAddon(false);
