@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { InvalidInputError } from "../src/core/errors.js";
 import { parseInput } from "../src/core/parse-input.js";
 import type { Constraint } from "../src/core/schemas/constraint.js";
 import { grammarTextFor } from "../src/inference/grammar/grammar-text-for.js";
@@ -41,8 +40,7 @@ export const CheckLogprobsOptionsSchema = z.strictObject({
   /**
    * Every other request answers under a JSON-schema constraint with a logit
    * bias (`CHECK_CONSTRAINT`); the trainer scores those tokens under the masks
-   * the addon rebuilds, and they are reported apart (`constrained`). tfjs only
-   * (the ggml trainer takes no masks yet). Default false.
+   * the addon rebuilds, and they are reported apart (`constrained`). Default false.
    */
   constrained: z.boolean().default(false),
 });
@@ -89,9 +87,6 @@ export const CHECK_CONSTRAINT: Constraint = {
 export async function checkLogprobs(options: CheckLogprobsOptions): Promise<CheckLogprobsResult> {
   const parsed = parseInput(CheckLogprobsOptionsSchema, options);
   const { modelPath, loraPath, tokens, sequences, temperatures, seed, threads } = parsed;
-  if (parsed.constrained && parsed.trainer === "ggml") {
-    throw new InvalidInputError("constrained", "trainer tfjs: the ggml trainer does not take grammar masks yet, so it cannot score constrained tokens", true);
-  }
   // The policy first: a model it cannot compute fails before any sampling.
   const policy = await loadScorer(parsed);
   try {

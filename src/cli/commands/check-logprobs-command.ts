@@ -66,7 +66,7 @@ export function registerCheckLogprobsCommand(program: Command, { io, setExitCode
     .addOption(new Option("--seed <n>", "seed of prompts and samplers, an integer from 0 to 4294967295").default("0"))
     .addOption(new Option("--context-size <n>", "context per sequence in tokens (default: the model's, at most 2048)"))
     .addOption(new Option("--trainer <name>", "trainer that recomputes the logprobs: tfjs (the reference) or ggml (the native addon)").default("tfjs"))
-    .addOption(new Option("--constrained", "every other request answers under a JSON schema with a logit bias; its tokens are scored under the grammar masks the addon rebuilds and reported apart (tfjs only)"))
+    .addOption(new Option("--constrained", "every other request answers under a JSON schema with a logit bias; its tokens are scored under the grammar masks the addon rebuilds and reported apart"))
     .addOption(new Option("--json", "print the result as one JSON object"))
     .action(async (flags: Record<string, unknown>) => {
       setExitCode(await checkLogprobsCommand(flags, io));

@@ -190,11 +190,15 @@ describe("constrained Steps on the real engine", () => {
     await expect(masks.replay({ gbnf: 'root ::= "a"' }, [1_000_000])).rejects.toThrowError(/completionTokenIds\[0\]/);
   });
 
-  it("check-logprobs --constrained samples every other request under a JSON schema and scores it under the rebuilt masks", async () => {
+  it("check-logprobs --constrained samples every other request under a JSON schema and scores it under the rebuilt masks, on both trainers", async () => {
     const result = await checkLogprobs({ modelPath, tokens: 300, sequences: 4, seed: 2, constrained: true });
     expect(result.constrained.tokens).toBeGreaterThan(0);
     expect(result.tokens).toBeGreaterThan(0);
     expect(result.constrained.maxAbsDiff).toBeLessThanOrEqual(1e-5);
     expect(result.maxAbsDiff).toBeLessThanOrEqual(1e-5);
+    // The ggml trainer reads the same masks (ConstraintMasks through constraintRows).
+    const ggml = await checkLogprobs({ modelPath, tokens: 300, sequences: 4, seed: 2, constrained: true, trainer: "ggml" });
+    expect(ggml.constrained.tokens).toBe(result.constrained.tokens);
+    expect(ggml.constrained.maxAbsDiff).toBeLessThanOrEqual(1e-5);
   }, 120_000);
 });

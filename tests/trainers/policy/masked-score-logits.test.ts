@@ -22,9 +22,9 @@ function referenceLogprobs(row: number, kept: (token: number) => boolean, values
 describe("scoreLogits under a grammar mask and logit bias", () => {
   it("is the masked, biased log-softmax at temperature, and the entropy of that distribution", () => {
     const allowed = (row: number) => (token: number) => constraints.allowed[row * 5 + token] === 1;
-    const { logprobs, entropy } = tf.tidy(() => scoreLogits(tf.tensor2d(logits), temperatures, targets, true, constraints));
+    const { logprobs, entropy } = scoreLogits(tf.tensor2d(logits), temperatures, targets, true, constraints);
     const expected = [0, 1].map((row) => referenceLogprobs(row, allowed(row)));
-    const values = Array.from(logprobs!.dataSync());
+    const values = Array.from(logprobs.dataSync());
     expect(values[0]).toBeCloseTo(expected[0]![2]!, 6);
     expect(values[1]).toBeCloseTo(expected[1]![4]!, 6);
     const entropies = Array.from(entropy!.dataSync());
@@ -35,11 +35,11 @@ describe("scoreLogits under a grammar mask and logit bias", () => {
   });
 
   it("sends a finite gradient to allowed logits only (central differences of the reference)", () => {
-    const loss = (input: tf.Tensor2D) => {
-      const { logprobs, entropy } = scoreLogits(input, temperatures, targets, true, constraints);
+    const loss = (input: tf.Tensor) => {
+      const { logprobs, entropy } = scoreLogits(input as tf.Tensor2D, temperatures, targets, true, constraints);
       return tf.add(tf.sum(logprobs), tf.mul(0.3, tf.sum(entropy!))) as tf.Scalar;
     };
-    const gradient = tf.tidy(() => tf.grad(loss)(tf.tensor2d(logits)).arraySync() as number[][]);
+    const gradient = tf.grad(loss)(tf.tensor2d(logits)).arraySync() as number[][];
     const referenceLoss = (values: number[][]) =>
       [0, 1].reduce((sum, row) => {
         const scores = referenceLogprobs(row, (token) => constraints.allowed[row * 5 + token] === 1, values);
@@ -61,7 +61,7 @@ describe("scoreLogits under a grammar mask and logit bias", () => {
 
   it("narrows a truncated row to its top-k survivors, chosen after the bias and the mask", () => {
     // Row 0 after bias and mask: token 2 (2.5), 3 (0.7), 0 (0.3); top-2 keeps 2 and 3.
-    const { logprobs } = tf.tidy(() => scoreLogits(tf.tensor2d(logits), temperatures, targets, false, constraints, [{ topK: 2, topP: 1, minP: 0 }, undefined]));
+    const { logprobs } = scoreLogits(tf.tensor2d(logits), temperatures, targets, false, constraints, [{ topK: 2, topP: 1, minP: 0 }, undefined]);
     const values = Array.from(logprobs.dataSync());
     expect(values[0]).toBeCloseTo(referenceLogprobs(0, (token) => token === 2 || token === 3)[2]!, 6);
     expect(values[1]).toBeCloseTo(referenceLogprobs(1, () => true)[4]!, 6);
