@@ -11,7 +11,7 @@ import type { TrainingBatch } from "../../src/core/schemas/training-record.js";
 import { defaultTrainerWeights } from "../interface/default-trainer-weights.js";
 import type { Trainer, TrainerSync } from "../interface/trainer.js";
 import type { TrainerWeights } from "../interface/trainer-checkpoint.js";
-import { readTrainerManifest, trainerCheckpointPaths, writeTrainerManifest } from "../interface/trainer-checkpoint-files.js";
+import { readTrainerManifest, saveTrainerCheckpoint, trainerCheckpointPaths } from "../interface/trainer-checkpoint-files.js";
 import { TrainerOptionsSchema } from "../interface/trainer-options.js";
 import { replayConstraintMasks } from "../rl/replay-constraint-masks.js";
 import type { TrainerConfiguration } from "../rl/trainer-configuration.js";
@@ -122,20 +122,11 @@ export class GgmlTrainer implements Trainer {
   }
 
   async saveCheckpoint(directory: string): Promise<void> {
-    await mkdir(directory, { recursive: true });
-    const paths = trainerCheckpointPaths(directory);
-    await this.exportFinal(paths.weights);
-    const hasMoments = this.optimizer.steps > 0;
-    if (hasMoments) await writeGgmlOptimizerState(paths.optimizer, this.policy, this.optimizer.steps);
-    await writeTrainerManifest(directory, {
-      format: "selfplay-trainer-checkpoint",
-      version: 1,
-      backend: this.backend,
-      weights: this.weights,
-      modelPath: this.modelPath,
-      updates: this.updatesDone,
-      optimizer: hasMoments,
-      minibatchRandom: this.minibatchRandom.state(),
+    const steps = this.optimizer.steps;
+    await saveTrainerCheckpoint(directory, {
+      manifest: { backend: this.backend, weights: this.weights, modelPath: this.modelPath, updates: this.updatesDone, minibatchRandom: this.minibatchRandom.state() },
+      writeWeights: (path) => this.exportFinal(path),
+      writeOptimizer: steps > 0 ? (path) => writeGgmlOptimizerState(path, this.policy, steps) : undefined,
     });
   }
 

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { InvalidInputError } from "../../src/core/errors.js";
 import { parseInput } from "../../src/core/parse-input.js";
@@ -14,9 +14,27 @@ export function trainerCheckpointPaths(directory: string): { weights: string; op
   };
 }
 
-/** Writes the manifest by rename: call it after weights.gguf and optimizer.gguf are whole on disk. */
-export async function writeTrainerManifest(directory: string, manifest: TrainerCheckpointManifest): Promise<void> {
-  await writeFileAtomic(trainerCheckpointPaths(directory).manifest, `${JSON.stringify(manifest)}\n`);
+/** What a backend hands `saveTrainerCheckpoint`: who it is, and how to write its weights and moments. */
+export interface TrainerCheckpointParts {
+  manifest: Omit<TrainerCheckpointManifest, "format" | "version" | "optimizer">;
+  /** Writes weights.gguf: the full model or the adapter. */
+  writeWeights: (path: string) => Promise<unknown>;
+  /** Writes optimizer.gguf; absent before the first optimizer step (no moments yet). */
+  writeOptimizer: ((path: string) => Promise<void>) | undefined;
+}
+
+/**
+ * Writes a trainer checkpoint folder in the one format: weights.gguf, then
+ * optimizer.gguf (if there are moments), then the manifest by rename — a
+ * folder without trainer.json is no checkpoint.
+ */
+export async function saveTrainerCheckpoint(directory: string, parts: TrainerCheckpointParts): Promise<void> {
+  await mkdir(directory, { recursive: true });
+  const paths = trainerCheckpointPaths(directory);
+  await parts.writeWeights(paths.weights);
+  if (parts.writeOptimizer) await parts.writeOptimizer(paths.optimizer);
+  const manifest: TrainerCheckpointManifest = { format: "selfplay-trainer-checkpoint", version: 1, ...parts.manifest, optimizer: parts.writeOptimizer !== undefined };
+  await writeFileAtomic(paths.manifest, `${JSON.stringify(manifest)}\n`);
 }
 
 /**

@@ -11,7 +11,7 @@ import { writeOptimizerState } from "../checkpoint/write-optimizer-state.js";
 import { defaultTrainerWeights } from "../interface/default-trainer-weights.js";
 import type { Trainer, TrainerSync } from "../interface/trainer.js";
 import type { TrainerWeights } from "../interface/trainer-checkpoint.js";
-import { readTrainerManifest, trainerCheckpointPaths, writeTrainerManifest } from "../interface/trainer-checkpoint-files.js";
+import { readTrainerManifest, saveTrainerCheckpoint, trainerCheckpointPaths } from "../interface/trainer-checkpoint-files.js";
 import { TrainerOptionsSchema, type TrainerOptions } from "../interface/trainer-options.js";
 import { createTrainableAdapter } from "../lora/create-trainable-adapter.js";
 import { exportLoraAdapter } from "../lora/export-lora-adapter.js";
@@ -103,20 +103,11 @@ export class TfjsTrainer implements Trainer {
   }
 
   async saveCheckpoint(directory: string): Promise<void> {
-    await mkdir(directory, { recursive: true });
-    const paths = trainerCheckpointPaths(directory);
-    await this.exportFinal(paths.weights);
-    const hasMoments = this.optimizer.steps > 0;
-    if (hasMoments) await writeOptimizerState(paths.optimizer, await this.optimizer.snapshot(), this.policy.variables);
-    await writeTrainerManifest(directory, {
-      format: "selfplay-trainer-checkpoint",
-      version: 1,
-      backend: this.backend,
-      weights: this.weights,
-      modelPath: this.modelPath,
-      updates: this.updatesDone,
-      optimizer: hasMoments,
-      minibatchRandom: this.minibatchRandom.state(),
+    const snapshot = this.optimizer.steps > 0 ? await this.optimizer.snapshot() : undefined;
+    await saveTrainerCheckpoint(directory, {
+      manifest: { backend: this.backend, weights: this.weights, modelPath: this.modelPath, updates: this.updatesDone, minibatchRandom: this.minibatchRandom.state() },
+      writeWeights: (path) => this.exportFinal(path),
+      writeOptimizer: snapshot && ((path) => writeOptimizerState(path, snapshot, this.policy.variables)),
     });
   }
 
