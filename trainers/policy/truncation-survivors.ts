@@ -17,20 +17,26 @@ export interface TruncationSettings {
  * `logits` holds logit + bias per token, −∞ where the grammar masked it. Among
  * exactly equal logits at a cut, llama.cpp's sort decides which survive; any
  * choice gives the same distribution values, and `target` (the sampled token,
- * which the engine kept) is taken first. Returns 1 per kept token.
+ * which the engine kept) is taken first. Each cut keeps a prefix of the
+ * tokens by logit, and the engine's prefix reached `target`: where these
+ * logits (a trainer's, ~1e-6 from the engine's) put it past a cut by a
+ * near-tie, the cut is moved to include it rather than score the sampled
+ * token as impossible. Returns 1 per kept token.
  */
 export function truncationSurvivors(logits: Float32Array, settings: TruncationSettings, target: number): Uint8Array {
   const kept = new Uint8Array(logits.length);
-  let order: number[] = [];
+  const order: number[] = [];
   for (let token = 0; token < logits.length; token++) if (logits[token] !== Number.NEGATIVE_INFINITY) order.push(token);
   order.sort((a, b) => (logits[b] as number) - (logits[a] as number) || (a === target ? -1 : b === target ? 1 : a - b));
-  if (settings.topK > 0) order = order.slice(0, settings.topK);
-  if (settings.topP < 1 && order.length > 0) order = order.slice(0, topPCount(logits, order, Math.fround(settings.topP)));
-  if (settings.minP > 0 && order.length > 0) {
+  let count = order.length;
+  if (settings.topK > 0) count = Math.min(count, settings.topK);
+  if (settings.topP < 1 && count > 0) count = topPCount(logits, order.slice(0, count), Math.fround(settings.topP));
+  if (settings.minP > 0 && count > 0) {
     const minimum = Math.fround((logits[order[0] as number] as number) + Math.fround(Math.log(Math.fround(settings.minP))));
-    order = order.filter((token) => (logits[token] as number) >= minimum);
+    while (count > 1 && (logits[order[count - 1] as number] as number) < minimum) count--;
   }
-  for (const token of order) kept[token] = 1;
+  count = Math.max(count, order.indexOf(target) + 1);
+  for (const token of order.slice(0, count)) kept[token] = 1;
   return kept;
 }
 

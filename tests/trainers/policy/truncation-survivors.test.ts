@@ -6,7 +6,7 @@ const kept = (logits: number[], settings: { topK?: number; topP?: number; minP?:
 
 describe("truncationSurvivors", () => {
   it("top-k keeps the k highest logits; grammar-masked tokens (−∞) never survive", () => {
-    expect(kept([1, 3, 2, 0], { topK: 2 })).toEqual([0, 1, 1, 0]);
+    expect(kept([1, 3, 2, 0], { topK: 2 }, 1)).toEqual([0, 1, 1, 0]);
     expect(kept([1, -Infinity, 2, -Infinity], { topK: 3 })).toEqual([1, 0, 1, 0]);
   });
 
@@ -33,5 +33,11 @@ describe("truncationSurvivors", () => {
   it("min-p keeps logits at least the top one + log p (at temperature 1)", () => {
     expect(kept([0, Math.log(0.5), Math.log(0.2), Math.log(0.05)], { minP: 0.1 })).toEqual([1, 1, 1, 0]);
     expect(kept([0, Math.log(0.5), Math.log(0.2), Math.log(0.05)], { minP: 0.3 })).toEqual([1, 1, 0, 0]);
+  });
+
+  it("keeps the sampled token, moving a cut that a near-tie put before it (the engine kept it)", () => {
+    expect(kept([1, 0.9999999, 0.5], { topK: 1 }, 1)).toEqual([1, 1, 0]);
+    expect(kept([Math.log(4), Math.log(2), 0, 0], { topP: 0.5 }, 2)).toEqual([1, 1, 1, 0]);
+    expect(kept([0, Math.log(0.5), Math.log(0.2)], { minP: 0.3 }, 2)).toEqual([1, 1, 1]);
   });
 });
