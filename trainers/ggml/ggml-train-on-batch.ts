@@ -29,6 +29,9 @@ export interface GgmlTrainOnBatchOptions {
 /**
  * `trainOnBatch` on ggml: score the records with the policy as it is (π_old)
  * and the reference, then `epochs` passes of minibatches, one AdamW step each.
+ * The first minibatch's π_old comes from its own training forward pass (the
+ * same weights, so the same numbers; with one minibatch, the default, the
+ * update makes no separate scoring pass at all).
  * The loss is `policyLoss`, taken per token by `policyLossDerivatives`; the
  * graph backpropagates its derivatives. Same selection, minibatch order,
  * skipping rules and metrics as the tfjs update. `ppo-critic` (a value head)
@@ -55,8 +58,13 @@ export async function ggmlTrainOnBatch(records: readonly TrainingRecord[], optio
   if (trained.length === 0) return skippedUpdate(selected, started);
   const sequences = trained.map(sequenceOf);
 
-  // Score: π_old (the trainer's own numbers, so the ratio starts at exactly 1) and π_ref.
-  const oldLogprobs = await policy.logprobsBatch(sequences);
+  // Score: π_old (the trainer's own numbers) and π_ref. The first minibatch of the first epoch is
+  // scored by its own training forward pass, at the same weights: only the other records need a pass
+  // of their own before any step is taken. Epoch 0's order is drawn now; scoring draws no randomness.
+  const epochs = configuration.algorithm === "reinforce" ? 1 : configuration.epochs;
+  const firstEpoch = minibatches(trained.length, configuration.minibatchSize, options.random);
+  const scoredByTraining = new Set(firstEpoch[0]);
+  const oldLogprobs = await oldLogprobsOutside(policy, sequences, scoredByTraining);
   let referenceLogprobs: Float64Array[] | undefined;
   if (configuration.loss.klCoefficient > 0) {
     if (!reference) throw new InvalidInputError("reference", "a frozen reference GgmlPolicy when loss.klCoefficient > 0");
@@ -66,24 +74,26 @@ export async function ggmlTrainOnBatch(records: readonly TrainingRecord[], optio
 
   // Update: epochs × shuffled minibatches, one optimizer step each.
   const totals = { clipFraction: 0, gradientNorm: 0, kl: 0, entropy: 0, importance: 0, minibatches: 0, steps: 0, skippedSteps: 0 };
-  const epochs = configuration.algorithm === "reinforce" ? 1 : configuration.epochs;
   const longest = Math.max(1, ...trained.map((record) => record.completionTokenIds.length));
   const lossConfiguration = { ...configuration.loss, objective: configuration.algorithm === "reinforce" ? ("reinforce" as const) : ("clipped" as const) };
   for (let epoch = 0; epoch < epochs; epoch++) {
-    for (const minibatch of minibatches(trained.length, configuration.minibatchSize, options.random)) {
+    for (const [position, minibatch] of (epoch === 0 ? firstEpoch : minibatches(trained.length, configuration.minibatchSize, options.random)).entries()) {
+      // π_old of this minibatch is what its forward pass computes (the ratio is then exactly 1).
+      const scoresItself = epoch === 0 && position === 0;
       const members = minibatch.map((index) => trained[index] as TrainingRecord);
       const weights = aggregationWeights(members.map((record) => record.completionTokenIds.length), configuration.aggregation, configuration.aggregationLength ?? longest);
       const pick = (values: readonly Float64Array[]) => Float64Array.from(minibatch.flatMap((index) => Array.from(values[index] as Float64Array)));
       const constants = {
-        oldLogprobs: pick(oldLogprobs),
+        oldLogprobs: scoresItself ? new Float64Array(weights.length) : pick(oldLogprobs),
         engineLogprobs: Float64Array.from(members.flatMap((record) => record.logprobs)),
         advantages: Float64Array.from(members.flatMap((record) => record.completionTokenIds.map(() => record.advantage))),
         weights,
         referenceLogprobs: referenceLogprobs && pick(referenceLogprobs),
       };
       const parts = { loss: 0, clipFraction: 0, kl: 0, entropy: 0, importance: 0 };
-      await policy.accumulateGradients(members.map(sequenceOf), { entropy: true }, ({ logprobs, entropy, firstTarget }) => {
+      const outputs = await policy.accumulateGradients(members.map(sequenceOf), { entropy: true }, ({ logprobs, entropy, firstTarget }) => {
         const end = firstTarget + logprobs.length;
+        if (scoresItself) constants.oldLogprobs.set(logprobs, firstTarget);
         const result = policyLossDerivatives(
           {
             logprobs,
@@ -103,6 +113,7 @@ export async function ggmlTrainOnBatch(records: readonly TrainingRecord[], optio
         parts.importance += result.importanceWeightSum;
         return { logprobs: result.logprobs, entropy: result.entropyGradients };
       });
+      if (scoresItself) splitInto(oldLogprobs, minibatch, members, outputs.logprobs);
       totals.minibatches++;
       if (!Number.isFinite(parts.loss)) {
         // A non-finite loss would poison every weight it touches: skip the step and count it.
@@ -147,6 +158,25 @@ export async function ggmlTrainOnBatch(records: readonly TrainingRecord[], optio
     skippedOptimizerSteps: totals.skippedSteps,
     elapsedMs: performance.now() - started,
   };
+}
+
+/** π_old of every record not in `exclude` by a forward pass; the excluded ones are filled in by their training pass. */
+async function oldLogprobsOutside(policy: GgmlPolicy, sequences: readonly ScoredSequence[], exclude: ReadonlySet<number>): Promise<Float64Array[]> {
+  const indices = sequences.map((_, index) => index).filter((index) => !exclude.has(index));
+  const scored = indices.length === 0 ? [] : await policy.logprobsBatch(indices.map((index) => sequences[index] as ScoredSequence));
+  const oldLogprobs: Float64Array[] = sequences.map(() => new Float64Array(0));
+  indices.forEach((index, position) => (oldLogprobs[index] = scored[position] as Float64Array));
+  return oldLogprobs;
+}
+
+/** Writes a minibatch's flat per-token values (members in minibatch order) into each record's own array. */
+function splitInto(target: Float64Array[], minibatch: readonly number[], members: readonly TrainingRecord[], flat: Float32Array): void {
+  let offset = 0;
+  minibatch.forEach((index, position) => {
+    const length = (members[position] as TrainingRecord).completionTokenIds.length;
+    target[index] = Float64Array.from(flat.subarray(offset, offset + length));
+    offset += length;
+  });
 }
 
 function skippedUpdate(selected: SelectedRecords, started: number): UpdateMetrics {
