@@ -1,5 +1,6 @@
 #include "ggml-forward-graph.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -19,6 +20,16 @@ void checkGgmlChunk(const GgmlChunk& chunk, const GgmlPolicyConfiguration& confi
     total += length;
   }
   if (total != tokens) throw std::invalid_argument("chunk.sequenceLengths add up to " + std::to_string(total) + ", not the " + std::to_string(tokens) + " tokens");
+  if (!chunk.sequenceParents.empty()) {
+    if (chunk.sequenceParents.size() != chunk.sequenceLengths.size()) {
+      throw std::invalid_argument("chunk.sequenceParents: expected one per sequence (" + std::to_string(chunk.sequenceLengths.size()) + ")");
+    }
+    for (size_t index = 0; index < chunk.sequenceParents.size(); index++) {
+      if (chunk.sequenceParents[index] < -1 || chunk.sequenceParents[index] >= static_cast<int32_t>(index)) {
+        throw std::invalid_argument("chunk.sequenceParents[" + std::to_string(index) + "]: expected −1 or an earlier sequence of the chunk");
+      }
+    }
+  }
   const size_t targets = chunk.targetRows.size();
   if (targets == 0) throw std::invalid_argument("chunk.targetRows: expected at least one target");
   if (chunk.targetTokens.size() != targets || chunk.temperatures.size() != targets) {
@@ -138,14 +149,28 @@ void setGgmlForwardInputs(const GgmlLibrary& g, const GgmlForwardGraph& graph, c
   const size_t tokens = chunk.tokens.size();
   std::vector<int32_t> positions(tokens);
   std::vector<float> mask(tokens * tokens, -INFINITY);
+  const size_t sequences = chunk.sequenceLengths.size();
+  // Each sequence's first row and first position (a continuing sequence starts after its parent's last).
+  std::vector<size_t> starts(sequences);
+  std::vector<int32_t> firstPositions(sequences);
   size_t start = 0;
-  for (int32_t length : chunk.sequenceLengths) {
-    for (size_t query = 0; query < static_cast<size_t>(length); query++) {
-      positions[start + query] = static_cast<int32_t>(query);
-      // Row = query, column = key: a token sees its own sequence up to itself.
-      for (size_t key = 0; key <= query; key++) mask[(start + query) * tokens + start + key] = 0.0f;
+  for (size_t sequence = 0; sequence < sequences; sequence++) {
+    const int32_t parent = chunk.sequenceParents.empty() ? -1 : chunk.sequenceParents[sequence];
+    starts[sequence] = start;
+    firstPositions[sequence] = parent < 0 ? 0 : firstPositions[static_cast<size_t>(parent)] + chunk.sequenceLengths[static_cast<size_t>(parent)];
+    const size_t length = static_cast<size_t>(chunk.sequenceLengths[sequence]);
+    for (size_t query = 0; query < length; query++) {
+      const size_t row = start + query;
+      positions[row] = firstPositions[sequence] + static_cast<int32_t>(query);
+      // Row = query, column = key: a token sees its own sequence up to itself, and every ancestor's tokens.
+      for (size_t key = 0; key <= query; key++) mask[row * tokens + start + key] = 0.0f;
+      for (int32_t ancestor = parent; ancestor >= 0; ancestor = chunk.sequenceParents[static_cast<size_t>(ancestor)]) {
+        const size_t from = starts[static_cast<size_t>(ancestor)];
+        std::fill(mask.begin() + static_cast<std::ptrdiff_t>(row * tokens + from),
+                  mask.begin() + static_cast<std::ptrdiff_t>(row * tokens + from + static_cast<size_t>(chunk.sequenceLengths[static_cast<size_t>(ancestor)])), 0.0f);
+      }
     }
-    start += static_cast<size_t>(length);
+    start += length;
   }
   std::vector<int32_t> indices(chunk.targetRows.size());
   for (size_t index = 0; index < indices.size(); index++) {

@@ -1,7 +1,8 @@
 // The llama/qwen2 forward pass as a ggml graph, over packed sequences: several
 // sequences share one row of tokens, kept apart by a block-diagonal causal
 // mask and positions that restart at each sequence (no padding, no KV cache,
-// no flash attention). Its outputs are the log-softmax(logits / T) of chosen
+// no flash attention). A sequence may continue an earlier one of its row (its
+// parent): completions of one prompt then share the prompt's tokens, once. Its outputs are the log-softmax(logits / T) of chosen
 // next tokens and, when asked for, the entropy of those distributions.
 #pragma once
 
@@ -18,6 +19,12 @@ struct GgmlChunk {
   std::vector<int32_t> tokens;
   /** Tokens of each sequence; they add up to tokens.size(). */
   std::vector<int32_t> sequenceLengths;
+  /**
+   * Empty, or one per sequence: the earlier sequence of this row that it continues, −1 for none.
+   * A continuing sequence's positions follow its parent's last one, and its tokens see all of its
+   * parent's (and their ancestors') tokens as well as its own up to themselves.
+   */
+  std::vector<int32_t> sequenceParents;
   /** Row (index into tokens) whose logits score each target; the target is the token that follows it. */
   std::vector<int32_t> targetRows;
   std::vector<int32_t> targetTokens;

@@ -90,6 +90,8 @@ std::shared_ptr<GgmlChunk> chunkArgument(const Napi::Value& value) {
   chunk->targetRows = typedArray<int32_t, napi_int32_array>(object.Get("targetRows"), "chunk.targetRows");
   chunk->targetTokens = typedArray<int32_t, napi_int32_array>(object.Get("targetTokens"), "chunk.targetTokens");
   chunk->temperatures = typedArray<float, napi_float32_array>(object.Get("temperatures"), "chunk.temperatures");
+  const Napi::Value parents = object.Get("sequenceParents");
+  if (!parents.IsUndefined()) chunk->sequenceParents = typedArray<int32_t, napi_int32_array>(parents, "chunk.sequenceParents");
   const Napi::Value offsets = object.Get("logitOffsets");
   if (!offsets.IsUndefined()) chunk->logitOffsets = typedArray<float, napi_float32_array>(offsets, "chunk.logitOffsets");
   return chunk;

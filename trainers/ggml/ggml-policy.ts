@@ -11,6 +11,7 @@ import type { ScoredSequence } from "../policy/pack-sequences.js";
 import type { PolicyConfiguration } from "../policy/policy-configuration.js";
 import { readPolicyConfiguration } from "../policy/read-policy-configuration.js";
 import { GgmlMemoryError, GgmlTrainerUnavailableError } from "./errors/index.js";
+import { groupByPrompt } from "./group-by-prompt.js";
 import { packGgmlChunks } from "./pack-ggml-chunks.js";
 
 export const GgmlPolicyOptionsSchema = z.strictObject({
@@ -114,13 +115,20 @@ export class GgmlPolicy {
 
   /** Log-probabilities of every sequence's completion tokens at its temperature, as the engine records them. */
   async logprobsBatch(sequences: readonly ScoredSequence[]): Promise<Float64Array[]> {
-    const flat = await this.forwardAll(sequences, { entropy: false });
-    return splitBySequence(sequences, flat.logprobs);
+    // Scored with sequences of one prompt side by side, so that they share it; returned in input order.
+    const order = groupByPrompt(sequences.map((sequence) => sequence.promptTokenIds));
+    const grouped = order.map((index) => sequences[index] as ScoredSequence);
+    const flat = await this.forwardAll(grouped, { entropy: false });
+    const result: Float64Array[] = new Array<Float64Array>(sequences.length);
+    splitBySequence(grouped, flat.logprobs).forEach((logprobs, position) => (result[order[position] as number] = logprobs));
+    return result;
   }
 
   /**
    * Forward and backward passes over `sequences`, chunk by chunk, adding the
-   * gradient of the loss to the accumulators. `derivatives` receives each
+   * gradient of the loss to the accumulators (sequences in the order given:
+   * put those of one prompt side by side, `groupByPrompt`, and they share
+   * it). `derivatives` receives each
    * chunk's logprobs (and entropies) with the flat index of its first target
    * and returns the loss's derivatives with respect to them. Returns every
    * target's logprob and entropy, flat in input order.

@@ -11,6 +11,7 @@ import type { TrainerConfiguration } from "../rl/trainer-configuration.js";
 import type { UpdateMetrics } from "../rl/update-metrics.js";
 import { zeroAdvantageGroupShare } from "../rl/zero-advantage-share.js";
 import type { GgmlPolicy } from "./ggml-policy.js";
+import { groupByPrompt } from "./group-by-prompt.js";
 import { policyLossDerivatives } from "./policy-loss-derivatives.js";
 
 export interface GgmlTrainOnBatchOptions {
@@ -77,7 +78,9 @@ export async function ggmlTrainOnBatch(records: readonly TrainingRecord[], optio
   const longest = Math.max(1, ...trained.map((record) => record.completionTokenIds.length));
   const lossConfiguration = { ...configuration.loss, objective: configuration.algorithm === "reinforce" ? ("reinforce" as const) : ("clipped" as const) };
   for (let epoch = 0; epoch < epochs; epoch++) {
-    for (const [position, minibatch] of (epoch === 0 ? firstEpoch : minibatches(trained.length, configuration.minibatchSize, options.random)).entries()) {
+    for (const [position, drawn] of (epoch === 0 ? firstEpoch : minibatches(trained.length, configuration.minibatchSize, options.random)).entries()) {
+      // The same records, those of one prompt side by side so that their forward pass shares it.
+      const minibatch = groupByPrompt(drawn.map((index) => (trained[index] as TrainingRecord).promptTokenIds)).map((offset) => drawn[offset] as number);
       // π_old of this minibatch is what its forward pass computes (the ratio is then exactly 1).
       const scoresItself = epoch === 0 && position === 0;
       const members = minibatch.map((index) => trained[index] as TrainingRecord);

@@ -14,9 +14,12 @@ export interface GgmlChunkPlan {
  * Packs sequences, in order, into rows of at most `maxChunkTokens` tokens (a
  * longer sequence gets a row of its own). Each sequence contributes its
  * prompt and all but its last completion token; the row before each
- * completion token scores it. Flat targets over all chunks are therefore in
- * input order. Token ids are checked against the vocabulary here, so the
- * native side never sees a bad one from us.
+ * completion token scores it. Consecutive sequences of one row with the same
+ * prompt share it: the prompt is packed once and each completion continues it
+ * (`sequenceParents`), the exact same attention over fewer tokens — RL
+ * batches hold groups of completions of one prompt. Flat targets over all
+ * chunks are in input order. Token ids are checked against the vocabulary
+ * here, so the native side never sees a bad one from us.
  */
 export function packGgmlChunks(sequences: readonly ScoredSequence[], vocabularySize: number, maxChunkTokens: number): GgmlChunkPlan[] {
   const plans: GgmlChunkPlan[] = [];
@@ -29,13 +32,23 @@ export function packGgmlChunks(sequences: readonly ScoredSequence[], vocabularyS
   };
   sequences.forEach((sequence, index) => {
     checkSequence(sequence, index, vocabularySize);
-    const length = sequence.promptTokenIds.length + sequence.completionTokenIds.length - 1;
-    if (tokens + length > maxChunkTokens) flush();
+    const completion = sequence.completionTokenIds.length - 1;
+    const full = sequence.promptTokenIds.length + completion;
+    const shared = members.length > 0 && samePrompt(sequences[index - 1] as ScoredSequence, sequence) ? completion : full;
+    if (tokens + shared > maxChunkTokens) flush();
+    tokens += members.length === 0 ? full : shared;
     members.push(index);
-    tokens += length;
   });
   flush();
   return plans;
+}
+
+function samePrompt(first: ScoredSequence, second: ScoredSequence): boolean {
+  const [a, b] = [first.promptTokenIds, second.promptTokenIds];
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 function checkSequence(sequence: ScoredSequence, index: number, vocabularySize: number): void {
@@ -63,30 +76,62 @@ const MASKED_OFFSET = -1e20;
 
 function buildChunk(sequences: readonly ScoredSequence[], members: readonly number[], vocabularySize: number): NativeGgmlChunk {
   const chosen = members.map((index) => sequences[index] as ScoredSequence);
-  const lengths = chosen.map((sequence) => sequence.promptTokenIds.length + sequence.completionTokenIds.length - 1);
-  const targets = chosen.reduce((sum, sequence) => sum + sequence.completionTokenIds.length, 0);
-  const chunk: NativeGgmlChunk = {
-    tokens: new Int32Array(lengths.reduce((sum, length) => sum + length, 0)),
-    sequenceLengths: Int32Array.from(lengths),
-    targetRows: new Int32Array(targets),
-    targetTokens: new Int32Array(targets),
-    temperatures: new Float32Array(targets),
+  // Runs of consecutive members with one prompt; a run of one is a single sequence as before.
+  const runs: ScoredSequence[][] = [];
+  chosen.forEach((sequence, position) => {
+    const run = runs[runs.length - 1];
+    if (run !== undefined && position > 0 && samePrompt(chosen[position - 1] as ScoredSequence, sequence)) run.push(sequence);
+    else runs.push([sequence]);
+  });
+  const tokens: number[] = [];
+  const lengths: number[] = [];
+  const parents: number[] = [];
+  const targetRows: number[] = [];
+  const targetTokens: number[] = [];
+  const temperatures: number[] = [];
+  const addSequence = (ids: ArrayLike<number>, from: number, to: number, parent: number) => {
+    for (let position = from; position < to; position++) tokens.push(ids[position] as number);
+    lengths.push(to - from);
+    parents.push(parent);
   };
-  let row = 0;
-  let target = 0;
-  for (const sequence of chosen) {
-    const prompt = sequence.promptTokenIds.length;
-    const completion = sequence.completionTokenIds.length;
-    for (let position = 0; position < prompt; position++) chunk.tokens[row + position] = sequence.promptTokenIds[position] as number;
-    for (let position = 0; position < completion - 1; position++) chunk.tokens[row + prompt + position] = sequence.completionTokenIds[position] as number;
-    for (let position = 0; position < completion; position++) {
-      chunk.targetRows[target] = row + prompt - 1 + position;
-      chunk.targetTokens[target] = sequence.completionTokenIds[position] as number;
-      chunk.temperatures[target] = sequence.temperature;
-      target++;
+  const addTargets = (sequence: ScoredSequence, rowOf: (position: number) => number) => {
+    for (let position = 0; position < sequence.completionTokenIds.length; position++) {
+      targetRows.push(rowOf(position));
+      targetTokens.push(sequence.completionTokenIds[position] as number);
+      temperatures.push(sequence.temperature);
     }
-    row += prompt + completion - 1;
+  };
+  for (const run of runs) {
+    const prompt = (run[0] as ScoredSequence).promptTokenIds;
+    if (run.length === 1) {
+      // prompt + completion[0..n−2] as one sequence.
+      const completion = (run[0] as ScoredSequence).completionTokenIds;
+      const start = tokens.length;
+      addSequence(prompt, 0, prompt.length, -1);
+      for (let position = 0; position < completion.length - 1; position++) tokens.push(completion[position] as number);
+      lengths[lengths.length - 1] = tokens.length - start;
+      addTargets(run[0] as ScoredSequence, (position) => start + prompt.length - 1 + position);
+      continue;
+    }
+    const promptSequence = lengths.length;
+    const promptStart = tokens.length;
+    addSequence(prompt, 0, prompt.length, -1);
+    for (const sequence of run) {
+      const completion = sequence.completionTokenIds;
+      const start = tokens.length;
+      // A one-token completion adds no row: the prompt's last row scores it.
+      if (completion.length > 1) addSequence(completion, 0, completion.length - 1, promptSequence);
+      addTargets(sequence, (position) => (position === 0 ? promptStart + prompt.length - 1 : start + position - 1));
+    }
   }
+  const chunk: NativeGgmlChunk = {
+    tokens: Int32Array.from(tokens),
+    sequenceLengths: Int32Array.from(lengths),
+    ...(runs.some((run) => run.length > 1) && { sequenceParents: Int32Array.from(parents) }),
+    targetRows: Int32Array.from(targetRows),
+    targetTokens: Int32Array.from(targetTokens),
+    temperatures: Float32Array.from(temperatures),
+  };
   // Constrained Steps: the engine's bias where the grammar allowed a token, the mask where it did not.
   const constraints = constraintRows(chosen, vocabularySize);
   if (constraints !== undefined) {

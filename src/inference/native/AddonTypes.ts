@@ -46,6 +46,8 @@ export interface AddonGgmlChunk {
   tokens: Int32Array;
   /** Tokens of each sequence, in order; they add up to tokens.length. */
   sequenceLengths: Int32Array;
+  /** One per sequence: the earlier sequence it continues (its positions follow, its tokens see the parent's), −1 for none; absent when none continues. */
+  sequenceParents?: Int32Array;
   /** Row whose logits score each target (the token after that row). */
   targetRows: Int32Array;
   targetTokens: Int32Array;

@@ -9,6 +9,8 @@ export type NativeGgmlPolicyOptions = AddonGgmlPolicyOptions;
 export interface NativeGgmlChunk {
   tokens: Int32Array;
   sequenceLengths: Int32Array;
+  /** One per sequence: the earlier sequence of the row it continues (completions sharing one prompt), −1 for none; absent when none does. */
+  sequenceParents?: Int32Array;
   targetRows: Int32Array;
   targetTokens: Int32Array;
   temperatures: Float32Array;

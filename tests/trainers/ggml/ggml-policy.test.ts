@@ -82,6 +82,66 @@ describe("GgmlPolicy logprobs against the engine (f32, exact mode)", () => {
   });
 });
 
+describe("GgmlPolicy shares a prompt between the completions packed after it", () => {
+  // Three completions of one prompt (one of a single token), then another prompt: as an RL group arrives.
+  const SHARED = [
+    { promptTokenIds: [1, 2, 3, 4, 5], completionTokenIds: [6, 7, 8], temperature: 1 },
+    { promptTokenIds: [1, 2, 3, 4, 5], completionTokenIds: [9], temperature: 0.7 },
+    { promptTokenIds: [1, 2, 3, 4, 5], completionTokenIds: [10, 11, 12, 13], temperature: 1.3 },
+    { promptTokenIds: [20, 21], completionTokenIds: [22, 23], temperature: 1 },
+  ];
+  const TARGETS = SHARED.reduce((sum, sequence) => sum + sequence.completionTokenIds.length, 0);
+  const weightsOf = (firstTarget: number, count: number) => Float32Array.from({ length: count }, (_, index) => Math.sin(1 + 3 * (firstTarget + index)));
+
+  async function outputs(policy: GgmlPolicy) {
+    policy.native.clearGradients();
+    const flat = await policy.accumulateGradients(SHARED, { entropy: true }, ({ logprobs, firstTarget }) => ({
+      logprobs: weightsOf(firstTarget, logprobs.length),
+      entropy: weightsOf(firstTarget + TARGETS, logprobs.length),
+    }));
+    const gradients = policy.tensors.filter((tensor) => tensor.trainable).map((tensor) => policy.native.readTensor(tensor.name, "gradient"));
+    return { logprobs: flat.logprobs, entropy: flat.entropy!, gradients, scored: await policy.logprobsBatch(SHARED) };
+  }
+
+  it("gives the logprobs, entropies and gradients of the sequences packed apart", async () => {
+    const modelPath = await model("shared-prompt", { preset: "tiny", architecture: "qwen2" });
+    const shared = await GgmlPolicy.load({ modelPath, trainable: true });
+    const apart = await GgmlPolicy.load({ modelPath, trainable: true, maxChunkTokens: 1 });
+    try {
+      const [together, alone] = [await outputs(shared), await outputs(apart)];
+      together.logprobs.forEach((value, index) => expect(Math.abs(value - alone.logprobs[index]!)).toBeLessThan(1e-6));
+      together.entropy.forEach((value, index) => expect(Math.abs(value - alone.entropy[index]!)).toBeLessThan(1e-6));
+      together.scored.flatMap((values) => [...values]).forEach((value, index) => expect(Math.abs(value - alone.logprobs[index]!)).toBeLessThan(1e-6));
+      together.gradients.forEach((gradient, tensor) => {
+        const reference = alone.gradients[tensor]!;
+        const scale = Math.max(...reference.map(Math.abs));
+        gradient.forEach((value, index) => expect(Math.abs(value - reference[index]!)).toBeLessThanOrEqual(1e-5 * scale));
+      });
+    } finally {
+      await shared.dispose();
+      await apart.dispose();
+    }
+  });
+
+  it("refuses a chunk whose sequence continues a later one, before ggml sees it", async () => {
+    const policy = await GgmlPolicy.load({ modelPath: await model("shared-refuse", { preset: "tiny", architecture: "llama" }) });
+    try {
+      const chunk = {
+        tokens: Int32Array.from([1, 2, 3]),
+        sequenceLengths: Int32Array.from([2, 1]),
+        targetRows: Int32Array.from([1, 2]),
+        targetTokens: Int32Array.from([3, 4]),
+        temperatures: Float32Array.from([1, 1]),
+      };
+      await expect(policy.native.forward({ ...chunk, sequenceParents: Int32Array.from([1, -1]) }, { entropy: false, gradients: false })).rejects.toThrow(/sequenceParents\[0\]/);
+      await expect(policy.native.forward({ ...chunk, sequenceParents: Int32Array.from([-1]) }, { entropy: false, gradients: false })).rejects.toThrow(/one per sequence/);
+      expect((await policy.native.forward({ ...chunk, sequenceParents: Int32Array.from([-1, 0]) }, { entropy: false, gradients: false })).logprobs).toHaveLength(2);
+    } finally {
+      await policy.dispose();
+    }
+  });
+});
+
 describe("GgmlPolicy refuses what ggml must not see", () => {
   it("names a bad token id before the native side", async () => {
     const policy = await GgmlPolicy.load({ modelPath: await model("refuse", { preset: "tiny", architecture: "llama" }) });
