@@ -18,6 +18,7 @@
         "native/model-object.cpp",
         "native/request-parsing.cpp",
         "native/request-sampler.cpp",
+        "native/trainer/ggml-attention-layout.cpp",
         "native/trainer/ggml-forward-graph.cpp",
         "native/trainer/ggml-policy.cpp",
         "native/trainer/ggml-policy-object.cpp",

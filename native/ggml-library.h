@@ -45,6 +45,7 @@
   X(ggml_reshape_3d)                           \
   X(ggml_permute)                              \
   X(ggml_cont)                                 \
+  X(ggml_dup)                                  \
   X(ggml_cont_2d)                              \
   X(ggml_rope_ext)                             \
   X(ggml_soft_max)                             \

@@ -1,6 +1,7 @@
 #include "ggml-forward-graph.h"
 
-#include <algorithm>
+#include "ggml-attention-layout.h"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -73,7 +74,11 @@ GgmlForwardGraph buildGgmlForwardGraph(const GgmlLibrary& g, ggml_context* ctx, 
   };
   graph.tokens = input(GGML_TYPE_I32, tokens, 0, "tokens");
   graph.positions = input(GGML_TYPE_I32, tokens, 0, "positions");
-  graph.mask = input(GGML_TYPE_F32, tokens, tokens, "mask");
+  const int64_t slots = ggmlAttentionSlots(chunk);
+  graph.keyRows = input(GGML_TYPE_I32, slots, 0, "key_rows");
+  graph.mask = input(GGML_TYPE_F32, slots, tokens, "mask");
+  graph.decodedRows = input(GGML_TYPE_F32, tokens, 0, "decoded_rows");
+  graph.batchedRows = input(GGML_TYPE_F32, tokens, 0, "batched_rows");
   graph.targetRows = input(GGML_TYPE_I32, targets, 0, "target_rows");
   graph.targetIndices = input(GGML_TYPE_I32, targets, 0, "target_indices");
   graph.temperatures = input(GGML_TYPE_F32, 1, targets, "temperatures");
@@ -105,14 +110,26 @@ GgmlForwardGraph buildGgmlForwardGraph(const GgmlLibrary& g, ggml_context* ctx, 
     ggml_tensor* v = g.ggml_reshape_3d(ctx, linear(block.value, block.valueBias, x), c.valueLength, c.headCountKv, tokens);
     q = rope(q);
     k = rope(k);
-    // Heads outermost, contiguous: the backward's out_prod wants plain layouts.
-    q = g.ggml_cont(ctx, g.ggml_permute(ctx, q, 0, 2, 1, 3));  // [key, tokens, heads]
-    k = g.ggml_cont(ctx, g.ggml_permute(ctx, k, 0, 2, 1, 3));  // [key, tokens, kv heads]
-    v = g.ggml_cont(ctx, g.ggml_permute(ctx, v, 1, 2, 0, 3));  // [tokens, value, kv heads]
+    // Keys and values at the slots of ggmlAttentionLayout (the engine's cache cells), heads outermost,
+    // contiguous: the backward's out_prod wants plain layouts.
+    ggml_tensor* keys = g.ggml_get_rows(ctx, g.ggml_reshape_2d(ctx, k, c.keyLength * c.headCountKv, tokens), graph.keyRows);
+    keys = g.ggml_cont(ctx, g.ggml_permute(ctx, g.ggml_reshape_3d(ctx, keys, c.keyLength, c.headCountKv, slots), 0, 2, 1, 3));  // [key, slots, kv heads]
+    ggml_tensor* values = g.ggml_get_rows(ctx, g.ggml_reshape_2d(ctx, v, c.valueLength * c.headCountKv, tokens), graph.keyRows);
+    values = g.ggml_cont(ctx, g.ggml_permute(ctx, g.ggml_reshape_3d(ctx, values, c.valueLength, c.headCountKv, slots), 1, 2, 0, 3));  // [slots, value, kv heads]
+    // The queries stay a permuted view, as in llama.cpp: ggml's CPU mul_mat then takes one dot product
+    // per score (vec_dot) instead of the batched kernel a contiguous operand gets, as the engine does.
+    q = g.ggml_permute(ctx, q, 0, 2, 1, 3);  // [key, tokens, heads]
     // Query head h reads key/value head h / (heads / kv heads): mul_mat's broadcast over dimension 2.
-    ggml_tensor* scores = g.ggml_mul_mat(ctx, k, q);  // [tokens (keys), tokens (queries), heads]
+    ggml_tensor* scores = g.ggml_mul_mat(ctx, keys, q);  // [slots, tokens (queries), heads]
     scores = g.ggml_soft_max_ext(ctx, scores, graph.mask, attentionScale, 0.0f);
-    ggml_tensor* attended = g.ggml_mul_mat(ctx, v, scores);  // [value, tokens, heads]
+    // The engine weighs the values of a prompt batch with the batched kernel (a contiguous operand of
+    // two or more rows) and those of a decoded token with vec_dot: both are computed, each row keeps its own.
+    ggml_tensor* batched = g.ggml_mul_mat(ctx, values, scores);  // [value, tokens, heads]
+    // A non-contiguous view of the same scores (dup, not cont: cont's backward refuses the permuted gradient).
+    ggml_tensor* scoresView = g.ggml_permute(ctx, g.ggml_dup(ctx, g.ggml_permute(ctx, scores, 0, 2, 1, 3)), 0, 2, 1, 3);
+    ggml_tensor* alone = g.ggml_mul_mat(ctx, values, scoresView);  // [value, tokens, heads]
+    ggml_tensor* attended = g.ggml_add(ctx, g.ggml_mul(ctx, batched, g.ggml_reshape_3d(ctx, graph.batchedRows, 1, tokens, 1)),
+                                       g.ggml_mul(ctx, alone, g.ggml_reshape_3d(ctx, graph.decodedRows, 1, tokens, 1)));
     attended = g.ggml_cont_2d(ctx, g.ggml_permute(ctx, attended, 0, 2, 1, 3), c.valueLength * c.headCount, tokens);
     hidden = g.ggml_add(ctx, hidden, linear(block.attentionOutput, nullptr, attended));
 
@@ -147,38 +164,17 @@ GgmlForwardGraph buildGgmlForwardGraph(const GgmlLibrary& g, ggml_context* ctx, 
 
 void setGgmlForwardInputs(const GgmlLibrary& g, const GgmlForwardGraph& graph, const GgmlChunk& chunk, int64_t vocabularySize) {
   const size_t tokens = chunk.tokens.size();
-  std::vector<int32_t> positions(tokens);
-  std::vector<float> mask(tokens * tokens, -INFINITY);
-  const size_t sequences = chunk.sequenceLengths.size();
-  // Each sequence's first row and first position (a continuing sequence starts after its parent's last).
-  std::vector<size_t> starts(sequences);
-  std::vector<int32_t> firstPositions(sequences);
-  size_t start = 0;
-  for (size_t sequence = 0; sequence < sequences; sequence++) {
-    const int32_t parent = chunk.sequenceParents.empty() ? -1 : chunk.sequenceParents[sequence];
-    starts[sequence] = start;
-    firstPositions[sequence] = parent < 0 ? 0 : firstPositions[static_cast<size_t>(parent)] + chunk.sequenceLengths[static_cast<size_t>(parent)];
-    const size_t length = static_cast<size_t>(chunk.sequenceLengths[sequence]);
-    for (size_t query = 0; query < length; query++) {
-      const size_t row = start + query;
-      positions[row] = firstPositions[sequence] + static_cast<int32_t>(query);
-      // Row = query, column = key: a token sees its own sequence up to itself, and every ancestor's tokens.
-      for (size_t key = 0; key <= query; key++) mask[row * tokens + start + key] = 0.0f;
-      for (int32_t ancestor = parent; ancestor >= 0; ancestor = chunk.sequenceParents[static_cast<size_t>(ancestor)]) {
-        const size_t from = starts[static_cast<size_t>(ancestor)];
-        std::fill(mask.begin() + static_cast<std::ptrdiff_t>(row * tokens + from),
-                  mask.begin() + static_cast<std::ptrdiff_t>(row * tokens + from + static_cast<size_t>(chunk.sequenceLengths[static_cast<size_t>(ancestor)])), 0.0f);
-      }
-    }
-    start += length;
-  }
+  const GgmlAttentionLayout layout = ggmlAttentionLayout(chunk);
   std::vector<int32_t> indices(chunk.targetRows.size());
   for (size_t index = 0; index < indices.size(); index++) {
     indices[index] = static_cast<int32_t>(static_cast<int64_t>(index) * vocabularySize + chunk.targetTokens[index]);
   }
   g.ggml_backend_tensor_set(graph.tokens, chunk.tokens.data(), 0, tokens * sizeof(int32_t));
-  g.ggml_backend_tensor_set(graph.positions, positions.data(), 0, tokens * sizeof(int32_t));
-  g.ggml_backend_tensor_set(graph.mask, mask.data(), 0, mask.size() * sizeof(float));
+  g.ggml_backend_tensor_set(graph.positions, layout.positions.data(), 0, tokens * sizeof(int32_t));
+  g.ggml_backend_tensor_set(graph.keyRows, layout.keyRows.data(), 0, layout.keyRows.size() * sizeof(int32_t));
+  g.ggml_backend_tensor_set(graph.mask, layout.mask.data(), 0, layout.mask.size() * sizeof(float));
+  g.ggml_backend_tensor_set(graph.decodedRows, layout.decoded.data(), 0, tokens * sizeof(float));
+  g.ggml_backend_tensor_set(graph.batchedRows, layout.batched.data(), 0, tokens * sizeof(float));
   g.ggml_backend_tensor_set(graph.targetRows, chunk.targetRows.data(), 0, chunk.targetRows.size() * sizeof(int32_t));
   g.ggml_backend_tensor_set(graph.targetIndices, indices.data(), 0, indices.size() * sizeof(int32_t));
   g.ggml_backend_tensor_set(graph.temperatures, chunk.temperatures.data(), 0, chunk.temperatures.size() * sizeof(float));

@@ -1,7 +1,8 @@
 // The llama/qwen2 forward pass as a ggml graph, over packed sequences: several
 // sequences share one row of tokens, kept apart by a block-diagonal causal
-// mask and positions that restart at each sequence (no padding, no KV cache,
-// no flash attention). A sequence may continue an earlier one of its row (its
+// mask and positions that restart at each sequence (no KV cache, no flash
+// attention; the keys sit at the slots the engine's cache would hold them in,
+// ggml-attention-layout.h, so the sums match the engine's bit for bit). A sequence may continue an earlier one of its row (its
 // parent): completions of one prompt then share the prompt's tokens, once. Its outputs are the log-softmax(logits / T) of chosen
 // next tokens and, when asked for, the entropy of those distributions.
 #pragma once
@@ -41,7 +42,13 @@ struct GgmlChunk {
 struct GgmlForwardGraph {
   ggml_tensor* tokens = nullptr;
   ggml_tensor* positions = nullptr;
+  /** [slots]: the token row each key slot reads (ggmlAttentionLayout). */
+  ggml_tensor* keyRows = nullptr;
+  /** [slots, tokens] */
   ggml_tensor* mask = nullptr;
+  /** [tokens]: 1 for rows the engine decoded one at a time, 0 for prompt rows; batchedRows is 1 − it. */
+  ggml_tensor* decodedRows = nullptr;
+  ggml_tensor* batchedRows = nullptr;
   ggml_tensor* targetRows = nullptr;
   /** row · vocabulary + token, into the flattened probabilities. */
   ggml_tensor* targetIndices = nullptr;
