@@ -1,12 +1,17 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LlamaCppToolError } from "../../src/core/errors.js";
+import { InvalidInputError, LlamaCppToolError } from "../../src/core/errors.js";
+import { GgufReader } from "../../src/gguf/gguf-reader.js";
+import { BYTE_VOCABULARY_SIZE } from "../../src/inference/model-files/byte-vocabulary.js";
 import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
-import { MODEL_PRESETS } from "../../src/inference/model-files/model-presets.js";
+import { MODEL_PRESETS, type ModelPresetName } from "../../src/inference/model-files/model-presets.js";
+import { createTrainableAdapter } from "../../trainers/lora/create-trainable-adapter.js";
+import { readPolicyConfiguration } from "../../trainers/policy/read-policy-configuration.js";
 import { TfjsBackendNameSchema } from "../../trainers/backend/select-backend.js";
 import { findLlamaCppTool } from "../llama-cpp/find-llama-cpp-tool.js";
 import { runFinetune } from "../llama-cpp/run-finetune.js";
+import { measureAdapterSync } from "./measure-adapter-sync.js";
 import { measureGgmlTraining } from "./measure-ggml-training.js";
 import { measureTfjsTraining } from "./measure-tfjs-training.js";
 import { measureWeightSync } from "./measure-weight-sync.js";
@@ -18,7 +23,18 @@ export interface TrainerBenchOptions {
   quick: boolean;
   /** Build llama-finetune when it is not built yet (minutes); when false it is reported missing instead. */
   buildTools: boolean;
+  /**
+   * The project-made model trained (`--preset`). Default: tiny with `quick`, else medium.
+   * Byte-vocabulary presets train every weight of an f32 llama file on each backend, against llama-finetune;
+   * `qwen2-0.5b` (a q8_0 qwen2 file) trains a LoRA on ggml alone (`LORA_BENCH`).
+   */
+  preset?: ModelPresetName;
+  /** A model file of one's own (`--model`, any type llama.cpp reads, vocabulary ≥ 259 tokens): a LoRA trains over it on ggml. Not with `preset`. */
+  modelPath?: string;
 }
+
+/** What a real-size benchmark trains: a rank-16 adapter over every block projection, on 512-token sequences (shorter when the model's context is). */
+export const LORA_BENCH = { rank: 16, alpha: 32, sequenceLength: 512, weightType: "q8_0" } as const;
 
 /** Timed optimizer steps per tfjs backend: the plain-JavaScript cpu backend is ~20× slower than wasm. */
 const STEPS = { full: { tensorflow: 6, wasm: 6, cpu: 1 }, quick: { tensorflow: 2, wasm: 2, cpu: 1 } } as const;
@@ -29,10 +45,12 @@ const STEPS = { full: { tensorflow: 6, wasm: 6, cpu: 1 }, quick: { tensorflow: 2
  * weight-sync time of a training step.
  */
 export async function benchTrainer(options: TrainerBenchOptions): Promise<TrainerBenchResult> {
-  const preset = options.quick ? "tiny" : "medium";
-  const sequenceLength = MODEL_PRESETS[preset].contextLength;
+  if (options.preset !== undefined && options.modelPath !== undefined) throw new InvalidInputError("--preset", "either --preset or --model, not both", options.preset);
+  const preset = options.modelPath !== undefined ? undefined : (options.preset ?? (options.quick ? "tiny" : "medium"));
   const folder = await mkdtemp(join(tmpdir(), "selfplay-bench-trainer-"));
   try {
+    if (preset === undefined || MODEL_PRESETS[preset].vocabularySize !== undefined) return await benchLora(options, preset, folder);
+    const sequenceLength = MODEL_PRESETS[preset].contextLength;
     const model = await createRandomModel({ path: join(folder, `${preset}.gguf`), preset, architecture: "llama", seed: 0 });
     const steps = options.quick ? STEPS.quick : STEPS.full;
     const text = trainingText(sequenceLength * (Math.max(...Object.values(steps)) + 2) + 1);
@@ -62,14 +80,75 @@ export async function benchTrainer(options: TrainerBenchOptions): Promise<Traine
       benchmark: "trainer",
       quick: options.quick,
       preset,
+      weights: "full",
+      weightType: "f32",
       parameters: model.parameterCount,
       sequenceLength,
       backends,
+      peakRssBytes: process.resourceUsage().maxRSS * 1024,
       weightSync,
       llamaCpp,
       ratio: ours > 0 && theirs > 0 ? Number((ours / theirs).toFixed(3)) : null,
     };
   } finally {
     await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A LoRA (LORA_BENCH) over a frozen base on the ggml trainer, one sequence per
+ * AdamW step, 1 thread: tokens/s, the process's peak RSS after training (file
+ * creation included), and the adapter sync. tfjs and llama-finetune cannot
+ * train such a model here, so they are not run.
+ */
+async function benchLora(options: TrainerBenchOptions, preset: ModelPresetName | undefined, folder: string): Promise<TrainerBenchResult> {
+  let modelPath: string;
+  if (preset === undefined) {
+    modelPath = options.modelPath as string;
+  } else {
+    modelPath = (await createRandomModel({ path: join(folder, `${preset}.gguf`), preset, architecture: "qwen2", weightType: LORA_BENCH.weightType, seed: 0 })).path;
+  }
+  const { configuration, parameters, weightType } = await describeModel(modelPath);
+  if (configuration.vocabularySize < BYTE_VOCABULARY_SIZE) {
+    throw new InvalidInputError("--model", `a model whose vocabulary holds the ${BYTE_VOCABULARY_SIZE} byte tokens the benchmark text is written in`, configuration.vocabularySize);
+  }
+  const sequenceLength = Math.min(LORA_BENCH.sequenceLength, configuration.contextLength);
+  const loraPath = join(folder, "bench.lora.gguf");
+  const adapter = await createTrainableAdapter({ modelPath, path: loraPath, rank: LORA_BENCH.rank, alpha: LORA_BENCH.alpha });
+  const steps = options.quick ? 1 : 2;
+  const text = trainingText(sequenceLength * (steps + 2) + 1);
+  const training = await measureGgmlTraining({ modelPath, loraPath, threads: 1, text, sequenceLength, sequencesPerStep: 1, steps });
+  const peakRssBytes = process.resourceUsage().maxRSS * 1024;
+  const weightSync = training.tokensPerSecond === null ? { format: "adapter" as const, exportSeconds: 0, swapSeconds: 0, seconds: 0 } : await measureAdapterSync(modelPath, loraPath, options.quick ? 1 : 2);
+  return {
+    benchmark: "trainer",
+    quick: options.quick,
+    preset: preset ?? null,
+    ...(preset === undefined && { model: modelPath }),
+    weights: "lora",
+    lora: { rank: LORA_BENCH.rank, alpha: LORA_BENCH.alpha, pairs: adapter.baseTensorNames.length },
+    weightType,
+    parameters,
+    sequenceLength,
+    backends: [training],
+    peakRssBytes,
+    weightSync,
+    llamaCpp: [],
+    ratio: null,
+  };
+}
+
+/** The model's shape, stored parameter count and the type of its matrices (the commonest type among 2-D tensors). */
+async function describeModel(modelPath: string) {
+  const reader = await GgufReader.open(modelPath);
+  try {
+    const configuration = readPolicyConfiguration(reader);
+    const parameters = reader.tensors.reduce((sum, tensor) => sum + tensor.elementCount, 0);
+    const counts = new Map<string, number>();
+    for (const tensor of reader.tensors) if (tensor.dims.length === 2) counts.set(tensor.type, (counts.get(tensor.type) ?? 0) + 1);
+    const weightType = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? "f32";
+    return { configuration, parameters, weightType };
+  } finally {
+    await reader.close();
   }
 }

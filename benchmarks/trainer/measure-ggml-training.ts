@@ -6,6 +6,8 @@ import type { ScoredSequence } from "../../trainers/policy/pack-sequences.js";
 
 export interface GgmlTrainingOptions {
   modelPath: string;
+  /** A LoRA adapter over the model: its factors train, the base stays frozen. Default: every weight trains (f32 models). */
+  loraPath?: string;
   /** CPU threads of ggml's backend. */
   threads: number;
   /** The text trained on, one token a byte; read in windows of `sequenceLength` tokens. */
@@ -22,6 +24,8 @@ export interface GgmlTrainingMeasurement {
   /** Predicted tokens per second of forward + backward + AdamW; null when the addon is not built (`reason`). */
   tokensPerSecond: number | null;
   reason?: string;
+  /** Global L2 norm of the last timed step's gradient (the loss is the mean next-token cross-entropy; nothing is clipped). */
+  gradientNorm?: number;
 }
 
 /**
@@ -32,7 +36,7 @@ export interface GgmlTrainingMeasurement {
 export async function measureGgmlTraining(options: GgmlTrainingOptions): Promise<GgmlTrainingMeasurement> {
   let policy: GgmlPolicy;
   try {
-    policy = await GgmlPolicy.load({ modelPath: options.modelPath, trainable: true, threads: options.threads });
+    policy = await GgmlPolicy.load({ modelPath: options.modelPath, ...(options.loraPath !== undefined && { loraPath: options.loraPath }), trainable: true, threads: options.threads });
   } catch (error) {
     if (!(error instanceof GgmlTrainerUnavailableError)) throw error;
     return { backend: "ggml", threads: options.threads, tokensPerSecond: null, reason: error.message };
@@ -49,13 +53,14 @@ export async function measureGgmlTraining(options: GgmlTrainingOptions): Promise
     const step = async (index: number) => {
       const sequences = Array.from({ length: options.sequencesPerStep }, (_, offset) => sequenceAt(index * options.sequencesPerStep + offset));
       await policy.accumulateGradients(sequences, { entropy: false }, ({ logprobs }) => ({ logprobs: new Float32Array(logprobs.length).fill(-1 / predicted) }));
-      await policy.native.step({ ...optimizer, maxGradientNorm: 1e30, step: index + 1 });
+      return (await policy.native.step({ ...optimizer, maxGradientNorm: 1e30, step: index + 1 })).gradientNorm;
     };
     await step(0);
     const started = performance.now();
-    for (let index = 1; index <= options.steps; index++) await step(index);
+    let gradientNorm = 0;
+    for (let index = 1; index <= options.steps; index++) gradientNorm = await step(index);
     const seconds = (performance.now() - started) / 1000;
-    return { backend: "ggml", threads: options.threads, tokensPerSecond: Math.round((options.steps * predicted) / seconds) };
+    return { backend: "ggml", threads: options.threads, tokensPerSecond: Number(((options.steps * predicted) / seconds).toPrecision(3)), gradientNorm };
   } finally {
     await policy.dispose();
   }

@@ -1,11 +1,21 @@
 import { z } from "zod";
+import { ModelPresetNameSchema } from "../../src/inference/model-files/model-presets.js";
 import { TfjsBackendNameSchema } from "../../trainers/backend/select-backend.js";
 
 export const TrainerBenchResultSchema = z.object({
   benchmark: z.literal("trainer"),
   quick: z.boolean(),
-  /** The random project-made model trained (llama architecture, f32, seed 0). */
-  preset: z.enum(["tiny", "medium"]),
+  /** The random project-made model trained (seed 0: byte presets llama f32, `qwen2-0.5b` qwen2 q8_0); null with `--model`. */
+  preset: ModelPresetNameSchema.nullable(),
+  /** The file trained with `--model`. */
+  model: z.string().optional(),
+  /** `full`: every weight trains (byte presets, every backend); `lora`: an adapter over the frozen base (ggml only). */
+  weights: z.enum(["full", "lora"]),
+  /** The adapter trained with `lora`: rank, alpha and how many matrices it adapts. */
+  lora: z.object({ rank: z.number().int().positive(), alpha: z.number().positive(), pairs: z.number().int().positive() }).optional(),
+  /** Storage type of the model's weight matrices (f32, q8_0, …). */
+  weightType: z.string(),
+  /** Stored weights of the model file. */
   parameters: z.number().int().positive(),
   /** Tokens per training sequence (the model's context: llama-finetune trains on nothing shorter); one sequence per optimizer step on both sides. */
   sequenceLength: z.number().int().positive(),
@@ -19,8 +29,12 @@ export const TrainerBenchResultSchema = z.object({
       threads: z.number().int().positive().optional(),
       tokensPerSecond: z.number().positive().nullable(),
       reason: z.string().optional(),
+      /** ggml: the global gradient norm of the last timed step (nothing clipped). */
+      gradientNorm: z.number().optional(),
     }),
   ),
+  /** The benchmark process's peak resident memory after training, in bytes (every backend measured so far, and the model file's creation, included). */
+  peakRssBytes: z.number().int().positive(),
   /** Putting trained weights into the engine (`syncPolicy`: export a GGUF, swap it into LlamaInferenceClient), the fastest of a few versions. */
   weightSync: z.object({ format: z.enum(["full", "adapter"]), exportSeconds: z.number().min(0), swapSeconds: z.number().min(0), seconds: z.number().min(0) }),
   /** llama.cpp's own training (llama-finetune, same text, same sequence length, AdamW) at each thread count; null with the reason when it cannot run. */

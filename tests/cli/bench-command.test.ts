@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { availableParallelism } from "node:os";
+import { mkdtemp, rm } from "node:fs/promises";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
 import { poolCells } from "../../benchmarks/pool/bench-pool.js";
 import { median } from "../../benchmarks/pool/measure-pool-cell.js";
 import { PoolBenchResultSchema } from "../../benchmarks/pool/pool-bench-result.js";
@@ -7,6 +9,7 @@ import { RolloutBenchResultSchema } from "../../benchmarks/rollout/rollout-bench
 import { StepBenchResultSchema } from "../../benchmarks/step/step-bench-result.js";
 import { TrainerBenchResultSchema } from "../../benchmarks/trainer/trainer-bench-result.js";
 import { main } from "../../src/cli/program.js";
+import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
 import { nativeAddon, skipNote } from "../inference/native/native-addon-for-tests.js";
 
 async function runCli(argv: string[]) {
@@ -57,7 +60,8 @@ describe.skipIf(nativeAddon.binding === undefined)(`selfplay bench (quick)${skip
 
   it("trainer: tokens/s per tfjs backend (wasm at least) and of the ggml trainer, weight-sync seconds, llama-finetune or the reason it is missing", { timeout: QUICK_RUN_MILLISECONDS }, async () => {
     const result = TrainerBenchResultSchema.parse(await benchJson("trainer"));
-    expect(result).toMatchObject({ quick: true, preset: "tiny", sequenceLength: 256 });
+    expect(result).toMatchObject({ quick: true, preset: "tiny", weights: "full", weightType: "f32", sequenceLength: 256 });
+    expect(result.peakRssBytes).toBeGreaterThan(0);
     expect(result.backends.map((entry) => entry.backend)).toEqual(["tensorflow", "wasm", "cpu", "ggml"]);
     expect(result.backends.find((entry) => entry.backend === "ggml")).toMatchObject({ threads: 1 });
     for (const entry of result.backends) expect(entry.tokensPerSecond === null).toBe(entry.reason !== undefined);
@@ -111,6 +115,29 @@ describe("selfplay bench pool (quick)", () => {
   });
 });
 
+describe.skipIf(nativeAddon.binding === undefined)(`selfplay bench trainer --model / --preset (quick)${skipNote}`, () => {
+  it("--model trains a rank-16 LoRA over the file on ggml: tokens/s, gradient norm, peak RSS and the adapter sync", { timeout: QUICK_RUN_MILLISECONDS }, async () => {
+    const folder = await mkdtemp(join(tmpdir(), "selfplay-bench-trainer-model-"));
+    try {
+      // The real-size preset's recipe (qwen2, q8_0 matrices) at the tiny size; the 0.5B run is a benchmark, not a test.
+      const { path } = await createRandomModel({ path: join(folder, "tiny-q8.gguf"), preset: "tiny", architecture: "qwen2", weightType: "q8_0", seed: 0 });
+      const result = TrainerBenchResultSchema.parse(await benchJson("trainer", "--model", path));
+      expect(result).toMatchObject({ quick: true, preset: null, model: path, weights: "lora", weightType: "q8_0", sequenceLength: 256, llamaCpp: [], ratio: null });
+      // Seven projections in each of the 2 blocks.
+      expect(result.lora).toEqual({ rank: 16, alpha: 32, pairs: 14 });
+      expect(result.backends).toHaveLength(1);
+      expect(result.backends[0]).toMatchObject({ backend: "ggml", threads: 1 });
+      expect(result.backends[0]?.tokensPerSecond).toBeGreaterThan(0);
+      expect(result.backends[0]?.gradientNorm).toBeGreaterThan(0);
+      expect(result.peakRssBytes).toBeGreaterThan(0);
+      expect(result.weightSync.format).toBe("adapter");
+      expect(result.weightSync.seconds).toBeCloseTo(result.weightSync.exportSeconds + result.weightSync.swapSeconds, 9);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("selfplay bench flags", () => {
   it.each([
     [["bench", "rollout", "--bogus"], /unknown option '--bogus'/],
@@ -118,6 +145,9 @@ describe("selfplay bench flags", () => {
     [["bench", "nope"], /unknown command 'nope'/],
     [["bench", "rollout", "--save"], /unknown option '--save'/],
     [["bench", "pool", "--quick", "--save"], /--save: got true; expected a full run \(no --quick\)/],
+    [["bench", "trainer", "--quick", "--preset", "huge"], /--preset: .*one of: tiny, small, medium, qwen2-0.5b/],
+    [["bench", "trainer", "--quick", "--preset", "tiny", "--model", "x.gguf"], /--preset: got "tiny"; expected either --preset or --model, not both/],
+    [["bench", "rollout", "--preset", "tiny"], /unknown option '--preset'/],
   ])("rejects %j with exit code 2 before measuring anything", async (argv, message) => {
     const { code, stdout, stderr } = await runCli(argv);
     expect(code).toBe(2);

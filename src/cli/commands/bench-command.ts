@@ -9,6 +9,7 @@ import type { StepBenchResult } from "../../../benchmarks/step/step-bench-result
 import { benchTrainer } from "../../../benchmarks/trainer/bench-trainer.js";
 import type { TrainerBenchResult } from "../../../benchmarks/trainer/trainer-bench-result.js";
 import { InvalidInputError } from "../../core/errors.js";
+import { ModelPresetNameSchema } from "../../inference/model-files/model-presets.js";
 import { EXIT } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { parseOptions } from "../parse-options.js";
@@ -24,8 +25,10 @@ export const BenchCommandOptionsSchema = z.object({
   env: z.string().min(1, "a built-in environment name or a JavaScript module path").optional(),
   /** `bench step`: the trainer backend. Default tfjs. */
   trainer: z.enum(["tfjs", "ggml"], { error: "one of: tfjs, ggml" }).optional(),
-  /** `bench step`: the base model. Default the bundled arithmetic base. */
+  /** `bench step`: the base model (default the bundled arithmetic base); `bench trainer`: a model to train a LoRA over. */
   model: z.string().min(1, "a GGUF file path").optional(),
+  /** `bench trainer`: the project-made model trained (default medium; tiny with --quick). */
+  preset: z.enum(ModelPresetNameSchema.options, { error: `one of: ${ModelPresetNameSchema.options.join(", ")}` }).optional(),
 });
 export type BenchCommandOptions = z.infer<typeof BenchCommandOptionsSchema>;
 
@@ -79,13 +82,16 @@ function formatRollout(result: RolloutBenchResult): string {
 }
 
 function formatTrainer(result: TrainerBenchResult): string {
+  const model = `${result.preset ?? result.model} model (${result.parameters} parameters, ${result.weightType})`;
+  const trained = result.lora ? `a rank-${result.lora.rank} LoRA over ${result.lora.pairs} matrices` : "every weight";
   const lines = [
-    `${result.preset} model (${result.parameters} parameters), sequences of ${result.sequenceLength} tokens, one per AdamW step; training tokens/s:`,
+    `${model}, ${trained}, sequences of ${result.sequenceLength} tokens, one per AdamW step; training tokens/s:`,
     ...result.backends.map(
       (entry) => `  ${entry.backend === "ggml" ? `ggml, ${entry.threads ?? 1} thread(s)` : `tfjs ${entry.backend}`}: ${entry.tokensPerSecond ?? `- (${entry.reason})`}`,
     ),
     ...result.llamaCpp.map((entry) => `  llama-finetune, ${entry.threads} thread(s): ${entry.tokensPerSecond ?? `- (${entry.reason})`}`),
-    `ratio (best ours / best llama.cpp): ${figure(result.ratio)}`,
+    ...(result.llamaCpp.length > 0 ? [`ratio (best ours / best llama.cpp): ${figure(result.ratio)}`] : []),
+    `peak RSS: ${(result.peakRssBytes / 2 ** 30).toFixed(2)} GiB`,
     `weight sync (${result.weightSync.format}): ${result.weightSync.seconds.toFixed(3)} s (export ${result.weightSync.exportSeconds.toFixed(3)} s, swap ${result.weightSync.swapSeconds.toFixed(3)} s)`,
   ];
   return `${lines.join("\n")}\n`;
@@ -150,8 +156,14 @@ export function registerBenchCommands(program: Command, context: CommandContext)
   });
   addBenchmark(bench, context, {
     name: "trainer",
-    description: "Training tokens/s per tfjs backend and of the ggml trainer, and weight-sync seconds, vs llama.cpp's llama-finetune.",
-    run: (quick) => benchTrainer({ quick, buildTools: !quick }),
+    description:
+      "Training tokens/s per tfjs backend and of the ggml trainer, and weight-sync seconds, vs llama.cpp's llama-finetune; --preset qwen2-0.5b or --model FILE: a rank-16 LoRA on ggml (tokens/s, peak RSS, sync).",
+    flags: [
+      new Option("--preset <name>", `project-made model: ${ModelPresetNameSchema.options.join(", ")} (default medium; tiny with --quick)`),
+      new Option("--model <file>", "a GGUF model to train a rank-16 LoRA over on ggml (any type llama.cpp reads)"),
+    ],
+    run: (quick, options) =>
+      benchTrainer({ quick, buildTools: !quick, ...(options.preset !== undefined && { preset: options.preset }), ...(options.model !== undefined && { modelPath: options.model }) }),
     format: formatTrainer,
   });
   addBenchmark(bench, context, {

@@ -191,7 +191,7 @@ export function registerModelCommands(program: Command, { io, setExitCode }: Com
   model
     .command("create")
     .description("Write a randomly initialised model over the byte vocabulary, loadable by node-llama-cpp.")
-    .addOption(new Option("--preset <preset>", "size: tiny (64 wide, 2 blocks), small (128, 4) or medium (256, 4)").default("tiny"))
+    .addOption(new Option("--preset <preset>", "size: tiny (64 wide, 2 blocks), small (128, 4), medium (256, 4), or qwen2-0.5b (Qwen2.5-0.5B's shape and 151,936-token vocabulary; use --arch qwen2)").default("tiny"))
     .addOption(new Option("--arch <architecture>", "architecture: llama, or qwen2 (q/k/v biases)").default("llama"))
     .addOption(new Option("--seed <n>", "seed, an integer from 0 to 4294967295; the same flags give a byte-identical file").default("0"))
     .addOption(new Option("--out <file>", "GGUF file to write (required)"))

@@ -11,20 +11,27 @@ export const BYTE_VOCABULARY_SIZE = BYTE_TOKEN_OFFSET + 256;
 /** llama.cpp token types (`llama_token_type`) as GGUF's `tokenizer.ggml.token_type` stores them. */
 const TOKEN_TYPE_NORMAL = 1;
 const TOKEN_TYPE_CONTROL = 3;
+const TOKEN_TYPE_UNUSED = 5;
 
 /**
  * The byte-level vocabulary of project-made models, as GGUF tokenizer arrays.
  * Byte tokens are spelled with GPT-2's byte-to-unicode table, because llama.cpp's
  * "gpt2" tokenizer maps text bytes through that table before looking tokens up;
- * with no merges every byte then stays its own token.
+ * with no merges every byte then stays its own token. A `size` above 259 pads
+ * it with unused tokens `[PAD<id>]`, which the byte text never produces.
  */
-export function byteVocabulary(): { tokens: string[]; tokenTypes: number[] } {
+export function byteVocabulary(size = BYTE_VOCABULARY_SIZE): { tokens: string[]; tokenTypes: number[] } {
   const tokens: string[] = [SPECIAL_TOKENS.padding, SPECIAL_TOKENS.beginning, SPECIAL_TOKENS.end];
   const tokenTypes: number[] = [TOKEN_TYPE_CONTROL, TOKEN_TYPE_CONTROL, TOKEN_TYPE_CONTROL];
   const characters = gpt2ByteCharacters();
   for (let byte = 0; byte < 256; byte++) {
     tokens.push(characters[byte] as string);
     tokenTypes.push(TOKEN_TYPE_NORMAL);
+  }
+  // Padding past the bytes, named and typed as llama.cpp's converter pads Qwen's vocabulary.
+  for (let id = tokens.length; id < size; id++) {
+    tokens.push(`[PAD${id}]`);
+    tokenTypes.push(TOKEN_TYPE_UNUSED);
   }
   return { tokens, tokenTypes };
 }

@@ -14,7 +14,7 @@ import { parseInput } from "../../core/parse-input.js";
 export const CreateRandomModelOptionsSchema = z.strictObject({
   /** Where to write the GGUF file; it is written to a temporary sibling, then renamed. */
   path: z.string().min(1),
-  /** Size: "tiny" (64 wide, 2 layers), "small" (128, 4) or "medium" (256, 4). */
+  /** Size: "tiny" (64 wide, 2 layers), "small" (128, 4), "medium" (256, 4), or "qwen2-0.5b" (Qwen2.5-0.5B's shape and vocabulary size). */
   preset: ModelPresetNameSchema,
   /** "llama", or "qwen2" (q/k/v biases, NEOX rope). */
   architecture: ModelArchitectureSchema,
@@ -57,8 +57,8 @@ export async function createRandomModel(options: CreateRandomModelOptions): Prom
   const headLength = size.embeddingLength / size.headCount;
   const hyperparameters: ModelHyperparameters = {
     architecture,
-    vocabularySize: BYTE_VOCABULARY_SIZE,
     ...size,
+    vocabularySize: size.vocabularySize ?? BYTE_VOCABULARY_SIZE,
     keyLength: headLength,
     valueLength: headLength,
     expertCount: 0,
@@ -95,7 +95,7 @@ function modelMetadata(
 ): Map<string, GgufValue> {
   const uint32 = (value: number): GgufValue => ({ type: "uint32", value });
   const float32 = (value: number): GgufValue => ({ type: "float32", value });
-  const { tokens, tokenTypes } = byteVocabulary();
+  const { tokens, tokenTypes } = byteVocabulary(hyperparameters.vocabularySize);
   const metadata = new Map<string, GgufValue>([
     ["general.architecture", { type: "string", value: architecture }],
     ["general.name", { type: "string", value: name }],

@@ -31,6 +31,7 @@ describe("MODEL_PRESETS", () => {
       tiny: { embeddingLength: 64, blockCount: 2, headCount: 4, headCountKv: 4, feedForwardLength: 192, contextLength: 256 },
       small: { embeddingLength: 128, blockCount: 4, headCount: 4, headCountKv: 2, feedForwardLength: 384, contextLength: 256 },
       medium: { embeddingLength: 256, blockCount: 4, headCount: 4, headCountKv: 2, feedForwardLength: 768, contextLength: 512 },
+      "qwen2-0.5b": { embeddingLength: 896, blockCount: 24, headCount: 14, headCountKv: 2, feedForwardLength: 4864, contextLength: 512, vocabularySize: 151_936 },
     });
   });
 });
