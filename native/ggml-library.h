@@ -69,6 +69,11 @@
   X(ggml_backend_dev_by_type)                  \
   X(ggml_backend_dev_init)                     \
   X(ggml_backend_dev_backend_reg)              \
+  X(ggml_backend_dev_supports_op)              \
+  X(ggml_backend_get_device)                   \
+  X(ggml_backend_buft_alloc_buffer)            \
+  X(ggml_backend_buft_name)                    \
+  X(ggml_backend_alloc_ctx_tensors_from_buft)  \
   X(ggml_backend_reg_get_proc_address)         \
   X(ggml_backend_free)                         \
   X(ggml_backend_graph_compute)                \

@@ -6,6 +6,7 @@ import { NativeConstraintMasks } from "../src/inference/native/native-constraint
 import { SeedSchema } from "../src/core/schemas/sampler-settings.js";
 import { LlamaInferenceClient } from "../src/inference/llama/llama-inference-client.js";
 import { TfjsBackendNameSchema, describeBackendSelection } from "./backend/select-backend.js";
+import { measureEngineFloor, type EngineFloor } from "./logprobs/engine-floor.js";
 import { logprobAgreement, type LogprobAgreement } from "./logprobs/logprob-agreement.js";
 import { sampleCompletions } from "./logprobs/sample-completions.js";
 import { GgmlPolicy } from "./ggml/ggml-policy.js";
@@ -43,6 +44,12 @@ export const CheckLogprobsOptionsSchema = z.strictObject({
    * the addon rebuilds, and they are reported apart (`constrained`). Default false.
    */
   constrained: z.boolean().default(false),
+  /**
+   * Also measure the engine's own floor (`measureEngineFloor`: the first 16
+   * requests re-decoded alone and in one batch of 16), the yardstick the
+   * agreement is read against. Default true.
+   */
+  engineFloor: z.boolean().default(true),
 });
 export type CheckLogprobsOptions = z.input<typeof CheckLogprobsOptionsSchema>;
 
@@ -63,6 +70,8 @@ export interface CheckLogprobsResult extends LogprobAgreement {
   byTemperature: Array<LogprobAgreement & { temperature: number }>;
   /** Tokens sampled under a grammar: the engine's logprob is of the masked distribution, so they are compared apart. */
   constrained: LogprobAgreement;
+  /** The engine against itself (alone vs in a batch of 16); null when not measured. */
+  engineFloor: EngineFloor | null;
 }
 
 /** What `constrained` samples under: a small JSON object, a bias toward closing strings so a random model's answers end. */
@@ -99,6 +108,9 @@ export async function checkLogprobs(options: CheckLogprobsOptions): Promise<Chec
       await client.dispose();
     }
 
+    const engineFloor = parsed.engineFloor
+      ? await measureEngineFloor({ modelPath, loraPath, requests: samples.map(({ request }) => request), contextSize, threads })
+      : null;
     const masks = await constraintMasksOf(samples, modelPath);
     const trainerLogprobs = await policy.logprobsBatch(
       samples.map(({ request, output }, index) => ({
@@ -130,6 +142,7 @@ export async function checkLogprobs(options: CheckLogprobsOptions): Promise<Chec
         ...agreementOf(({ request, output }) => request.sampler.temperature === temperature && !output.constrained),
       })),
       constrained: agreementOf(({ output }) => output.constrained),
+      engineFloor,
     };
   } finally {
     await policy.dispose();

@@ -28,13 +28,63 @@ bool isMatrixType(ggml_type type) {
   }
 }
 
+/** Where a matrix goes: the buffer types ggml's CPU device offers beside its plain one (CPU_REPACK, AMX …), as llama.cpp chooses them. */
+class ExtraBufferTypes {
+ public:
+  ExtraBufferTypes(const GgmlLibrary& ggml, ggml_backend_t backend) : ggml(ggml), device(ggml.ggml_backend_get_device(backend)) {
+    if (device == nullptr) return;
+    auto list = reinterpret_cast<ggml_backend_dev_get_extra_bufts_t>(
+        ggml.ggml_backend_reg_get_proc_address(ggml.ggml_backend_dev_backend_reg(device), "ggml_backend_dev_get_extra_bufts"));
+    if (list == nullptr) return;
+    for (ggml_backend_buffer_type_t* type = list(device); type != nullptr && *type != nullptr; type++) types.push_back(*type);
+  }
+
+  /**
+   * The first extra buffer type whose kernels take `matrix` as the weight of a matrix product, or null
+   * for the plain buffer: llama.cpp's own test (weight_buft_supported), so the trainer's forward product
+   * runs the kernel the engine's does.
+   */
+  ggml_backend_buffer_type_t forMatrixProduct(const ggml_tensor* matrix) const {
+    if (types.empty()) return nullptr;
+    ggml_init_params parameters{ggml.ggml_tensor_overhead() * 4, nullptr, true};
+    ggml_context* context = ggml.ggml_init(parameters);
+    if (context == nullptr) throw std::runtime_error("ggml_init failed for a buffer type probe");
+    ggml_tensor* weight = ggml.ggml_dup_tensor(context, matrix);
+    ggml_tensor* product = ggml.ggml_mul_mat(context, weight, ggml.ggml_new_tensor_2d(context, GGML_TYPE_F32, matrix->ne[0], 512));
+    ggml_backend_buffer_type_t chosen = nullptr;
+    for (ggml_backend_buffer_type_t type : types) {
+      weight->buffer = ggml.ggml_backend_buft_alloc_buffer(type, 0);
+      const bool supported = weight->buffer != nullptr && ggml.ggml_backend_dev_supports_op(device, product);
+      if (weight->buffer != nullptr) ggml.ggml_backend_buffer_free(weight->buffer);
+      weight->buffer = nullptr;
+      if (supported) {
+        chosen = type;
+        break;
+      }
+    }
+    ggml.ggml_free(context);
+    return chosen;
+  }
+
+ private:
+  const GgmlLibrary& ggml;
+  ggml_backend_dev_t device;
+  std::vector<ggml_backend_buffer_type_t> types;
+};
+
 class TensorPicker {
  public:
-  TensorPicker(const GgmlLibrary& ggml, const GgmlPolicyConfiguration& configuration, ggml_context* metadata, ggml_context* target)
-      : ggml(ggml), configuration(configuration), metadata(metadata), target(target) {}
+  TensorPicker(const GgmlLibrary& ggml, const GgmlPolicyConfiguration& configuration, ggml_context* metadata, GgmlPolicyWeights& weights,
+               const ExtraBufferTypes& extraTypes, size_t tensorCount)
+      : ggml(ggml), configuration(configuration), metadata(metadata), weights(weights), extraTypes(extraTypes), tensorCount(tensorCount) {}
 
-  /** The tensor `name` of shape [dim0, dim1] (dim1 = 1 for vectors), copied into the target context; null when optional and absent. */
-  ggml_tensor* pick(const std::string& name, int64_t dim0, int64_t dim1, bool required) {
+  /**
+   * The tensor `name` of shape [dim0, dim1] (dim1 = 1 for vectors), copied into the weights' contexts;
+   * null when optional and absent. `multiplied`: the weight of a matrix product, placed in the buffer
+   * type the engine would give it; `tiedOutput`: the embedding when it is the output matrix too (the
+   * engine keeps it in the plain buffer its row lookup needs, and multiplies by it as stored).
+   */
+  ggml_tensor* pick(const std::string& name, int64_t dim0, int64_t dim1, bool required, bool multiplied = false, bool tiedOutput = false) {
     ggml_tensor* found = ggml.ggml_get_tensor(metadata, name.c_str());
     if (found == nullptr) {
       if (required) throw std::invalid_argument(configuration.modelPath + " has no tensor " + name + "; the trainer computes llama and qwen2 models as llama.cpp lays them out");
@@ -53,25 +103,63 @@ class TensorPicker {
                                   (fullTraining ? "; full-weight training needs an f32 model: train a LoRA over it instead (weights: \"lora\"), or convert the file to f32"
                                                 : "; the trainer reads f32 norms and biases and f32, f16, bf16, q4_0–q8_0 or k-quant matrices"));
     }
-    // ggml's CPU out_prod (the backward of a matrix product towards its input) cannot read f16 or bf16:
-    // a LoRA trained over such a base backpropagates through an f32 copy.
+    ggml_backend_buffer_type_t extra = !vector && multiplied && !fullTraining ? extraTypes.forMatrixProduct(found) : nullptr;
+    // ggml's CPU out_prod (the backward of a matrix product towards its input) cannot read f16 or bf16,
+    // nor a matrix in an extra buffer type: a LoRA trained over such a base backpropagates through an f32
+    // (or plain) copy, and the forward product keeps reading the matrix as the engine holds it.
     const bool convert = configuration.trainable && !vector && (found->type == GGML_TYPE_F16 || found->type == GGML_TYPE_BF16);
-    ggml_tensor* tensor = convert ? ggml.ggml_new_tensor_2d(target, GGML_TYPE_F32, found->ne[0], found->ne[1]) : ggml.ggml_dup_tensor(target, found);
+    const bool twin = convert || (configuration.trainable && extra != nullptr);
+    ggml_context* home = twin || extra == nullptr ? weights.context : extraContext(extra, name);
+    ggml_tensor* tensor = convert ? ggml.ggml_new_tensor_2d(home, GGML_TYPE_F32, found->ne[0], found->ne[1]) : ggml.ggml_dup_tensor(home, found);
     ggml.ggml_set_name(tensor, name.c_str());
     all.push_back(tensor);
     storedTypes.push_back(found->type);
+    if (twin && (extra != nullptr || multiplied || tiedOutput)) {
+      ggml_tensor* copy = ggml.ggml_dup_tensor(extra != nullptr ? extraContext(extra, name) : twinContext(), found);
+      ggml.ggml_set_name(copy, name.c_str());
+      weights.forwardCopies.emplace(tensor, copy);
+      twins.push_back(copy);
+    }
     return tensor;
   }
 
   std::vector<ggml_tensor*> all;
   /** The file's type of each tensor in `all` (f16/bf16 ones converted to f32 on load). */
   std::vector<ggml_type> storedTypes;
+  /** Forward copies, each of the file's type. */
+  std::vector<ggml_tensor*> twins;
+  /** The buffer type of each of weights.extraContexts. */
+  std::vector<ggml_backend_buffer_type_t> extraTypesUsed;
 
  private:
+  ggml_context* newContext() {
+    ggml_init_params parameters{ggml.ggml_tensor_overhead() * tensorCount, nullptr, true};
+    ggml_context* context = ggml.ggml_init(parameters);
+    if (context == nullptr) throw std::runtime_error("ggml_init failed for the weights' context");
+    return context;
+  }
+
+  ggml_context* extraContext(ggml_backend_buffer_type_t type, const std::string& name) {
+    weights.extraPlacements.emplace_back(name, ggml.ggml_backend_buft_name(type));
+    for (size_t index = 0; index < extraTypesUsed.size(); index++) {
+      if (extraTypesUsed[index] == type) return weights.extraContexts[index];
+    }
+    weights.extraContexts.push_back(newContext());
+    extraTypesUsed.push_back(type);
+    return weights.extraContexts.back();
+  }
+
+  ggml_context* twinContext() {
+    if (weights.twinContext == nullptr) weights.twinContext = newContext();
+    return weights.twinContext;
+  }
+
   const GgmlLibrary& ggml;
   const GgmlPolicyConfiguration& configuration;
   ggml_context* metadata;
-  ggml_context* target;
+  GgmlPolicyWeights& weights;
+  const ExtraBufferTypes& extraTypes;
+  size_t tensorCount;
 };
 
 /** Reads each tensor's bytes from `stream`; a tensor whose stored type differs from its own (f16/bf16 → f32) is converted. */
@@ -166,29 +254,31 @@ GgmlPolicyWeights loadGgmlPolicyWeights(const GgmlLibrary& ggml, const GgmlPolic
   weights.context = ggml.ggml_init(contextParameters);
   if (weights.context == nullptr) throw std::runtime_error("ggml_init failed for the weights' context");
   try {
-    TensorPicker picker(ggml, c, file.metadata, weights.context);
+    const ExtraBufferTypes extraTypes(ggml, backend);
+    TensorPicker picker(ggml, c, file.metadata, weights, extraTypes, tensorCount);
     const int64_t embedding = c.embeddingLength, queryWidth = c.headCount * c.keyLength, keyWidth = c.headCountKv * c.keyLength,
                   valueWidth = c.headCountKv * c.valueLength, outputWidth = c.headCount * c.valueLength, feedForward = c.feedForwardLength;
-    weights.tokenEmbedding = picker.pick("token_embd.weight", embedding, c.vocabularySize, true);
+    const bool tied = ggml.ggml_get_tensor(file.metadata, "output.weight") == nullptr;
+    weights.tokenEmbedding = picker.pick("token_embd.weight", embedding, c.vocabularySize, true, false, tied);
     weights.outputNorm = picker.pick("output_norm.weight", embedding, 1, true);
-    weights.output = picker.pick("output.weight", embedding, c.vocabularySize, false);
+    weights.output = picker.pick("output.weight", embedding, c.vocabularySize, false, true);
     if (weights.output == nullptr) weights.output = weights.tokenEmbedding;
     weights.ropeFrequencies = picker.pick("rope_freqs.weight", c.keyLength / 2, 1, false);
     for (int64_t block = 0; block < c.blockCount; block++) {
       const std::string prefix = "blk." + std::to_string(block) + ".";
       GgmlBlockWeights b;
       b.attentionNorm = picker.pick(prefix + "attn_norm.weight", embedding, 1, true);
-      b.query = picker.pick(prefix + "attn_q.weight", embedding, queryWidth, true);
-      b.key = picker.pick(prefix + "attn_k.weight", embedding, keyWidth, true);
-      b.value = picker.pick(prefix + "attn_v.weight", embedding, valueWidth, true);
+      b.query = picker.pick(prefix + "attn_q.weight", embedding, queryWidth, true, true);
+      b.key = picker.pick(prefix + "attn_k.weight", embedding, keyWidth, true, true);
+      b.value = picker.pick(prefix + "attn_v.weight", embedding, valueWidth, true, true);
       b.queryBias = picker.pick(prefix + "attn_q.bias", queryWidth, 1, false);
       b.keyBias = picker.pick(prefix + "attn_k.bias", keyWidth, 1, false);
       b.valueBias = picker.pick(prefix + "attn_v.bias", valueWidth, 1, false);
-      b.attentionOutput = picker.pick(prefix + "attn_output.weight", outputWidth, embedding, true);
+      b.attentionOutput = picker.pick(prefix + "attn_output.weight", outputWidth, embedding, true, true);
       b.feedForwardNorm = picker.pick(prefix + "ffn_norm.weight", embedding, 1, true);
-      b.gate = picker.pick(prefix + "ffn_gate.weight", embedding, feedForward, true);
-      b.up = picker.pick(prefix + "ffn_up.weight", embedding, feedForward, true);
-      b.down = picker.pick(prefix + "ffn_down.weight", feedForward, embedding, true);
+      b.gate = picker.pick(prefix + "ffn_gate.weight", embedding, feedForward, true, true);
+      b.up = picker.pick(prefix + "ffn_up.weight", embedding, feedForward, true, true);
+      b.down = picker.pick(prefix + "ffn_down.weight", feedForward, embedding, true, true);
       weights.blocks.push_back(b);
     }
     weights.all = picker.all;
@@ -197,7 +287,19 @@ GgmlPolicyWeights loadGgmlPolicyWeights(const GgmlLibrary& ggml, const GgmlPolic
 
     std::unique_ptr<FILE, int (*)(FILE*)> stream(std::fopen(c.modelPath.c_str(), "rb"), std::fclose);
     if (!stream) throw std::invalid_argument("cannot open " + c.modelPath);
+    for (size_t index = 0; index < weights.extraContexts.size(); index++) {
+      ggml_backend_buffer_t buffer = ggml.ggml_backend_alloc_ctx_tensors_from_buft(weights.extraContexts[index], picker.extraTypesUsed[index]);
+      if (buffer == nullptr) throw std::runtime_error(std::string("the backend could not allocate the model's ") + ggml.ggml_backend_buft_name(picker.extraTypesUsed[index]) + " matrices");
+      weights.extraBuffers.push_back(buffer);
+    }
+    if (weights.twinContext != nullptr) {
+      weights.twinBuffer = ggml.ggml_backend_alloc_ctx_tensors(weights.twinContext, backend);
+      if (weights.twinBuffer == nullptr) throw std::runtime_error("the backend could not allocate the forward copies of the model's f16/bf16 matrices");
+    }
     readTensorData(ggml, file.gguf, file.metadata, stream.get(), c.modelPath, weights.all, picker.storedTypes);
+    std::vector<ggml_type> twinTypes;
+    for (const ggml_tensor* twin : picker.twins) twinTypes.push_back(twin->type);
+    readTensorData(ggml, file.gguf, file.metadata, stream.get(), c.modelPath, picker.twins, twinTypes);
     for (size_t index = 0; index < weights.all.size(); index++) {
       if (picker.storedTypes[index] != weights.all[index]->type) weights.convertedBytes += ggml.ggml_nbytes(weights.all[index]);
     }
@@ -217,7 +319,26 @@ GgmlPolicyWeights loadGgmlPolicyWeights(const GgmlLibrary& ggml, const GgmlPolic
   return weights;
 }
 
+void patchForwardProducts(const GgmlLibrary& ggml, const GgmlPolicyWeights& weights, ggml_cgraph* graph, int nodes) {
+  if (weights.forwardCopies.empty()) return;
+  for (int index = 0; index < nodes; index++) {
+    ggml_tensor* node = ggml.ggml_graph_node(graph, index);
+    if (node->op != GGML_OP_MUL_MAT) continue;
+    const auto copy = weights.forwardCopies.find(node->src[0]);
+    if (copy != weights.forwardCopies.end()) node->src[0] = copy->second;
+  }
+}
+
 void freeGgmlPolicyWeights(const GgmlLibrary& ggml, GgmlPolicyWeights& weights) {
+  for (ggml_backend_buffer_t buffer : weights.extraBuffers) ggml.ggml_backend_buffer_free(buffer);
+  for (ggml_context* context : weights.extraContexts) ggml.ggml_free(context);
+  weights.extraBuffers.clear();
+  weights.extraContexts.clear();
+  weights.forwardCopies.clear();
+  if (weights.twinBuffer != nullptr) ggml.ggml_backend_buffer_free(weights.twinBuffer);
+  if (weights.twinContext != nullptr) ggml.ggml_free(weights.twinContext);
+  weights.twinBuffer = nullptr;
+  weights.twinContext = nullptr;
   if (weights.adapterBuffer != nullptr) ggml.ggml_backend_buffer_free(weights.adapterBuffer);
   if (weights.adapterContext != nullptr) ggml.ggml_free(weights.adapterContext);
   weights.adapterBuffer = nullptr;

@@ -50,6 +50,22 @@ struct GgmlPolicyWeights {
   ggml_backend_buffer_t adapterBuffer = nullptr;
   /** Bytes of f32 copies of f16/bf16 matrices kept because ggml's CPU out_prod cannot read them (LoRA training). */
   size_t convertedBytes = 0;
+  /**
+   * The copy the forward pass multiplies by, where it differs from the tensor the graph is built on:
+   * with a trainable adapter, a matrix the engine keeps in a CPU extra buffer type (CPU_REPACK's
+   * interleaved q4_0/q4_K …) or as f16/bf16 is held twice — as the engine holds it, for the forward
+   * product, and as out_prod can read it (plain, f32 for f16/bf16), for the backward's. patchForwardProducts
+   * swaps the forward copies in after the backward pass is built.
+   */
+  std::map<const ggml_tensor*, ggml_tensor*> forwardCopies;
+  /** Contexts and buffers of tensors in extra buffer types (forward copies, or the only copy when not trainable). */
+  std::vector<ggml_context*> extraContexts;
+  std::vector<ggml_backend_buffer_t> extraBuffers;
+  /** A context for forward copies in the plain CPU buffer type (f16/bf16 twins of f32 copies). */
+  ggml_context* twinContext = nullptr;
+  ggml_backend_buffer_t twinBuffer = nullptr;
+  /** Names of the matrices held in an extra buffer type, with that type's name (e.g. CPU_REPACK). */
+  std::vector<std::pair<std::string, std::string>> extraPlacements;
 };
 
 /**
@@ -61,3 +77,6 @@ struct GgmlPolicyWeights {
 GgmlPolicyWeights loadGgmlPolicyWeights(const GgmlLibrary& ggml, const GgmlPolicyConfiguration& configuration, ggml_backend_t backend);
 
 void freeGgmlPolicyWeights(const GgmlLibrary& ggml, GgmlPolicyWeights& weights);
+
+/** Makes the forward matrix products of `graph`'s first `nodes` nodes read the forward copies (see forwardCopies). */
+void patchForwardProducts(const GgmlLibrary& ggml, const GgmlPolicyWeights& weights, ggml_cgraph* graph, int nodes);

@@ -150,6 +150,8 @@ std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::buildChunk(const GgmlChunk& chu
     state->lossGradient = ggml.ggml_graph_get_grad_acc(full, loss);
     if (state->lossGradient == nullptr) throw std::runtime_error("ggml built no gradient for the loss");
   }
+  // Built on the matrices out_prod can read; the forward products then read the engine's copies.
+  patchForwardProducts(ggml, weights, full, state->forwardNodes);
   state->full = full;
   state->targets = static_cast<size_t>(targets);
   return state;
@@ -317,6 +319,8 @@ void GgmlPolicy::write(const std::string& name, GgmlTensorKind kind, const std::
 size_t GgmlPolicy::bytes() const {
   std::lock_guard<std::mutex> lock(mutex);
   size_t total = ggml.ggml_backend_buffer_get_size(weights.buffer);
+  for (ggml_backend_buffer_t buffer : weights.extraBuffers) total += ggml.ggml_backend_buffer_get_size(buffer);
+  if (weights.twinBuffer != nullptr) total += ggml.ggml_backend_buffer_get_size(weights.twinBuffer);
   if (weights.adapterBuffer != nullptr) total += ggml.ggml_backend_buffer_get_size(weights.adapterBuffer);
   if (gradientBuffer != nullptr) total += ggml.ggml_backend_buffer_get_size(gradientBuffer) + ggml.ggml_backend_buffer_get_size(momentBuffer);
   return total + ggml.ggml_gallocr_get_buffer_size(chunkAllocator, 0) + ggml.ggml_gallocr_get_buffer_size(stepAllocator, 0);

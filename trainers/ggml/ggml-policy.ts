@@ -14,6 +14,13 @@ import { GgmlMemoryError, GgmlTrainerUnavailableError } from "./errors/index.js"
 import { groupByPrompt } from "./group-by-prompt.js";
 import { packGgmlChunks } from "./pack-ggml-chunks.js";
 
+/**
+ * Types ggml's CPU backend may hold in its repacked (interleaved) buffer type, where llama.cpp puts them
+ * for faster products: x86 repacks q4_0, q4_K, q2_K, iq4_nl and mxfp4, ARM q8_0 as well. The memory
+ * check counts a second copy of these for LoRA training whether or not this CPU repacks them.
+ */
+const REPACKED_TYPES: ReadonlySet<string> = new Set(["q4_0", "q4_K", "q2_K", "iq4_nl", "mxfp4", ...(process.arch === "arm64" ? ["q8_0"] : [])]);
+
 export const GgmlPolicyOptionsSchema = z.strictObject({
   /** GGUF model, llama or qwen2. Trainable policies need f32 weights; forward-only ones read f16, bf16, q4_0–q8_0 and k-quants too. */
   modelPath: z.string().min(1),
@@ -84,9 +91,12 @@ export class GgmlPolicy {
       configuration = readPolicyConfiguration(reader);
       modelBytes = reader.tensors.reduce((sum, tensor) => {
         const stored = ggmlByteLength(tensor.type, tensor.elementCount);
-        // Full training: an f32 gradient and two AdamW moments per weight. LoRA training: an f32 copy of f16/bf16 matrices.
+        // Full training: an f32 gradient and two AdamW moments per weight. LoRA training: an f32 copy of f16/bf16
+        // matrices beside them (the backward reads the copy, the forward the matrix as stored), and a plain copy
+        // of those the engine multiplies from a repacked buffer (CPU_REPACK), which out_prod cannot read.
         if (trainable && lora === undefined) return sum + stored + 12 * tensor.elementCount;
-        if (trainable && (tensor.type === "f16" || tensor.type === "bf16") && tensor.dims.length === 2) return sum + 4 * tensor.elementCount;
+        if (trainable && (tensor.type === "f16" || tensor.type === "bf16") && tensor.dims.length === 2) return sum + stored + 4 * tensor.elementCount;
+        if (trainable && REPACKED_TYPES.has(tensor.type) && tensor.dims.length === 2) return sum + 2 * stored;
         return sum + stored;
       }, 0);
     } finally {

@@ -23,6 +23,7 @@ export const CheckLogprobsCommandOptionsSchema = z.object({
   json: z.boolean().default(false),
   trainer: z.enum(["tfjs", "ggml"], { error: 'tfjs or ggml' }).default("tfjs"),
   constrained: z.boolean().default(false),
+  engineFloor: z.boolean().default(true),
 });
 export type CheckLogprobsCommandOptions = z.infer<typeof CheckLogprobsCommandOptionsSchema>;
 
@@ -38,6 +39,7 @@ export async function checkLogprobsCommand(rawOptions: unknown, io: CliIo): Prom
     contextSize: options.contextSize,
     trainer: options.trainer,
     constrained: options.constrained,
+    engineFloor: options.engineFloor,
   });
   io.stdout(options.json ? `${JSON.stringify(result)}\n` : formatAgreement(result));
   return EXIT.ok;
@@ -51,6 +53,9 @@ function formatAgreement(result: CheckLogprobsResult): string {
     (result.constrained.tokens > 0
       ? `; ${result.constrained.tokens} constrained tokens (masks rebuilt) apart: max |Δ| ${exponent(result.constrained.maxAbsDiff)}, p99 |Δ| ${exponent(result.constrained.p99AbsDiff)}`
       : "") +
+    (result.engineFloor === null
+      ? ""
+      : `; engine floor (alone vs in a batch of 16, ${result.engineFloor.tokens} tokens): max |Δ| ${exponent(result.engineFloor.maxAbsDiff)}, p99 |Δ| ${exponent(result.engineFloor.p99AbsDiff)}`) +
     (result.trainer === "tfjs" ? `; tfjs backend ${result.backend}\n` : `; trainer ${result.backend}\n`)
   );
 }
@@ -67,6 +72,7 @@ export function registerCheckLogprobsCommand(program: Command, { io, setExitCode
     .addOption(new Option("--context-size <n>", "context per sequence in tokens (default: the model's, at most 2048)"))
     .addOption(new Option("--trainer <name>", "trainer that recomputes the logprobs: tfjs (the reference) or ggml (the native addon)").default("tfjs"))
     .addOption(new Option("--constrained", "every other request answers under a JSON schema with a logit bias; its tokens are scored under the grammar masks the addon rebuilds and reported apart"))
+    .addOption(new Option("--no-engine-floor", "skip the engine's own floor (the first 16 requests re-decoded alone and in one batch of 16)"))
     .addOption(new Option("--json", "print the result as one JSON object"))
     .action(async (flags: Record<string, unknown>) => {
       setExitCode(await checkLogprobsCommand(flags, io));
