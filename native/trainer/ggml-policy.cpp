@@ -130,6 +130,14 @@ std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::buildChunk(const GgmlChunk& chu
   state->forwardNodes = ggml.ggml_graph_n_nodes(full);
   const int64_t targets = static_cast<int64_t>(chunk.targetRows.size());
   if (gradients) {
+    // Every softmax output is kept from gallocr's reuse (marked output): SOFT_MAX_BACK may be placed in
+    // place of either parent, and the CPU kernel, run in place of its y, overwrites y with dy before it
+    // multiplies by y. Without this the output layer's softmax gradient came out wrong whenever its dy was
+    // a view gallocr would not reuse (no entropy term): gradients off by orders of magnitude.
+    for (int index = 0; index < state->forwardNodes; index++) {
+      ggml_tensor* node = ggml.ggml_graph_node(full, index);
+      if (node->op == GGML_OP_SOFT_MAX) ggml.ggml_set_output(node);
+    }
     // The loss whose gradient is the policy loss's: Σ g·logprob (+ Σ h·H), with g and h the loss's
     // derivatives at this chunk's values, computed by the caller from the forward outputs.
     state->logprobGradients = ggml.ggml_new_tensor_2d(context, GGML_TYPE_F32, 1, targets);

@@ -171,3 +171,37 @@ describe.each(["f32", "q8_0", "f16"] as const)("ggml LoRA gradients over a froze
     }
   });
 });
+
+describe("ggml gradients without an entropy term", () => {
+  // The loss is then Σ c·logprob alone, and the output softmax's incoming gradient is a view gallocr
+  // does not reuse: SOFT_MAX_BACK was placed in place of the softmax's output and overwrote it (the
+  // gradient came out ~100× too large and pointing downhill) until softmax outputs were marked outputs.
+  it("match the tfjs trainer's gradient, norm and direction, for full weights and a LoRA over q8_0", async () => {
+    const modelPath = (await createRandomModel({ path: join(folder, "no-entropy.gguf"), preset: "tiny", architecture: "qwen2", seed: 4 })).path;
+    const quantised = (await createRandomModel({ path: join(folder, "no-entropy-q8.gguf"), preset: "tiny", architecture: "qwen2", seed: 4, weightType: "q8_0" })).path;
+    const loraPath = join(folder, "no-entropy.adapter.gguf");
+    await writeTestAdapter({ path: loraPath, modelPath: quantised, targets: ["blk.0.attn_v.weight", "blk.1.ffn_down.weight"], rank: 4, alpha: 8, seed: 2 });
+    for (const [path, adapter] of [[modelPath, undefined], [quantised, loraPath]] as const) {
+      const policy = await GgmlPolicy.load({ modelPath: path, ...(adapter !== undefined && { loraPath: adapter }), trainable: true });
+      const reference = await Policy.load({ modelPath: path, ...(adapter !== undefined && { loraPath: adapter }) });
+      try {
+        policy.native.clearGradients();
+        await policy.accumulateGradients(SEQUENCES, { entropy: false }, ({ logprobs, firstTarget }) => ({ logprobs: C.slice(firstTarget, firstTarget + logprobs.length) }));
+        const { grads } = tf.variableGrads(() => tf.sum(tf.mul(reference.completionLogprobs(SEQUENCES), tf.tensor1d(C))) as tf.Scalar, reference.trainableVariables);
+        for (const tensor of policy.tensors.filter((candidate) => candidate.trainable)) {
+          const ours = policy.native.readTensor(tensor.name, "gradient");
+          const variable = reference.variables.get(tensor.name)!;
+          let theirs = grads[variable.name]!.dataSync() as Float32Array;
+          if (variable.shape.length === 2 && tensor.name !== "token_embd.weight") theirs = transpose(theirs, variable.shape[0]!, variable.shape[1]!);
+          const cosine = ours.reduce((sum, value, index) => sum + value * theirs[index]!, 0) / (norm(ours) * norm(theirs));
+          expect(cosine, tensor.name).toBeGreaterThanOrEqual(0.9999);
+          // Within 1%: on the q8_0 base the engine quantises activations and tfjs does not (the bug was ~100×).
+          expect(Math.abs(norm(ours) / norm(theirs) - 1), tensor.name).toBeLessThan(1e-2);
+        }
+      } finally {
+        await policy.dispose();
+        reference.dispose();
+      }
+    }
+  });
+});
