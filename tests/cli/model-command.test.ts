@@ -99,7 +99,7 @@ describe("selfplay model create", () => {
     [["--arch", "gpt2"], /--arch: got "gpt2"; expected one of: llama, qwen2/],
     [["--seed", "-1"], /--seed: got "-1"; expected an integer from 0 to 4294967295/],
     [["--seed", "1.5"], /--seed: got "1.5"; expected an integer/],
-    [["--weight-type", "q4_0"], /--weight-type: got "q4_0"; expected one of: f32, f16, q8_0/],
+    [["--weight-type", "q5_0"], /--weight-type: got "q5_0"; expected one of: f32, f16, q8_0, q4_0/],
     [["--bogus"], /unknown option '--bogus'/],
   ])("rejects %j with exit code 2 and writes nothing", async (flags, message) => {
     const out = fresh("never.gguf");

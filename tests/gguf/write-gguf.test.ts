@@ -149,6 +149,28 @@ describe("writeGguf → GgufReader", () => {
     }
   });
 
+  it("writes q4_0 as ggml's reference does: d = (largest-magnitude value) / −8, nibbles min(15, trunc(x/d + 8.5))", async () => {
+    const path = join(directory, "q4.gguf");
+    // The block's extreme is −16, so d = 2 and x/d + 8.5 = x/2 + 8.5: −16 → 0, 0 → 8, 1 → 9 (9.0), 13 → 15 (15.0), 3 → 10 (10.0).
+    const values = new Float32Array(32);
+    values[0] = -16;
+    values[1] = 1;
+    values[16] = 13;
+    values[17] = 3;
+    await writeGguf(path, { metadata: {}, tensors: [{ name: "w", dims: [32, 1], type: "q4_0", values }] });
+    const reader = await GgufReader.open(path);
+    try {
+      const bytes = await reader.readTensorBytes("w");
+      expect(bytes.length).toBe(18);
+      expect(new DataView(bytes.buffer, bytes.byteOffset).getUint16(0, true)).toBe(0x4000); // f16 2.0
+      // Byte j: value j in the low nibble, value j + 16 in the high one.
+      expect(Array.from(bytes.subarray(2))).toEqual([0 | (15 << 4), 9 | (10 << 4), ...new Array<number>(14).fill(8 | (8 << 4))]);
+      expect(Array.from(await reader.readTensor("w")).slice(0, 2)).toEqual([-16, 2]);
+    } finally {
+      await reader.close();
+    }
+  });
+
   it("reads a range of rows without reading the rest", async () => {
     const path = join(directory, "rows.gguf");
     const values = Float32Array.from({ length: 5 * 32 }, (_, index) => index);

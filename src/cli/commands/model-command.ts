@@ -195,7 +195,7 @@ export function registerModelCommands(program: Command, { io, setExitCode }: Com
     .addOption(new Option("--arch <architecture>", "architecture: llama, or qwen2 (q/k/v biases)").default("llama"))
     .addOption(new Option("--seed <n>", "seed, an integer from 0 to 4294967295; the same flags give a byte-identical file").default("0"))
     .addOption(new Option("--out <file>", "GGUF file to write (required)"))
-    .addOption(new Option("--weight-type <type>", "storage of the weight matrices: f32, f16 or q8_0").default("f32"))
+    .addOption(new Option("--weight-type <type>", "storage of the weight matrices: f32, f16, q8_0 or q4_0").default("f32"))
     .addOption(overwrite())
     .addOption(jsonOutput())
     .action(async (flags: Record<string, unknown>) => setExitCode(await modelCreateCommand(flags, io)));

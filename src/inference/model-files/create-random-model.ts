@@ -43,7 +43,7 @@ export interface CreatedModel {
 const ROPE_FREQUENCY_BASE = 10_000;
 const RMS_NORM_EPSILON = 1e-5;
 /** llama.cpp's `general.file_type` (`llama_ftype`) for a model whose matrices are all of one type. */
-const FILE_TYPES: Record<GgufWritableType, number> = { f32: 0, f16: 1, q8_0: 7 };
+const FILE_TYPES: Record<GgufWritableType, number> = { f32: 0, f16: 1, q8_0: 7, q4_0: 2 };
 
 /**
  * Writes a freshly initialised model over the byte vocabulary, loadable by
@@ -120,6 +120,6 @@ function modelMetadata(
     ["tokenizer.ggml.eos_token_id", uint32(END_OF_SEQUENCE_TOKEN_ID)],
     ["tokenizer.ggml.padding_token_id", uint32(PADDING_TOKEN_ID)],
   ]);
-  if (weightType === "q8_0") metadata.set("general.quantization_version", uint32(2));
+  if (weightType === "q8_0" || weightType === "q4_0") metadata.set("general.quantization_version", uint32(2));
   return metadata;
 }

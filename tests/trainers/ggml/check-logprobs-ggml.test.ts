@@ -49,8 +49,9 @@ describe("checkLogprobs with the ggml trainer", () => {
   // q8_0 products quantise their input to q8_0 first: a last-bit difference anywhere upstream moves a
   // rounding step and the logprob by up to ~1e-2. The trainer's attention adds in the engine's order
   // (keys at the cache's slots, the engine's kernels), so its numbers are the engine's bit for bit.
-  it("reproduces the engine's arithmetic on a q8_0 model: within 1e-5, packed or not", async () => {
-    const quantisedPath = (await createRandomModel({ path: join(folder, "medium-q8_0.gguf"), preset: "medium", architecture: "llama", weightType: "q8_0", seed: 1 })).path;
+  // q4_0 matrices sit in the engine's CPU_REPACK buffer on x86 and ARM: the trainer's must too.
+  it.each(["q8_0", "q4_0"] as const)("reproduces the engine's arithmetic on a %s model: within 1e-5, packed or not", async (weightType) => {
+    const quantisedPath = (await createRandomModel({ path: join(folder, `medium-${weightType}.gguf`), preset: "medium", architecture: "llama", weightType, seed: 1 })).path;
     const result = await checkLogprobs({ modelPath: quantisedPath, tokens: 400, sequences: 4, seed: 3, trainer: "ggml", contextSize: 256 });
     expect(result.tokens).toBeGreaterThanOrEqual(400);
     expect(result.maxAbsDiff).toBeLessThanOrEqual(1e-5);
@@ -73,8 +74,8 @@ describe("checkLogprobs with the ggml trainer", () => {
     expect(await scoreWith(1)).toEqual(await scoreWith(10_000));
   });
 
-  it("a trainable adapter's forward pass reads the base as the engine holds it (f16, q8_0): the same logprobs as a forward-only policy", async () => {
-    for (const weightType of ["f16", "q8_0"] as const) {
+  it("a trainable adapter's forward pass reads the base as the engine holds it (f16, q8_0, repacked q4_0): the same logprobs as a forward-only policy", async () => {
+    for (const weightType of ["f16", "q8_0", "q4_0"] as const) {
       const basePath = (await createRandomModel({ path: join(folder, `tiny-${weightType}.gguf`), preset: "medium", architecture: "qwen2", weightType, seed: 2 })).path;
       const loraPath = join(folder, `adapter-${weightType}.gguf`);
       await writeTestAdapter({ path: loraPath, modelPath: basePath, targets: ["blk.0.attn_q.weight", "blk.1.ffn_down.weight"], rank: 4, alpha: 8, seed: 2 });
@@ -82,7 +83,15 @@ describe("checkLogprobs with the ggml trainer", () => {
       const scoreWith = async (trainable: boolean) => {
         const policy = await GgmlPolicy.load({ modelPath: basePath, loraPath, trainable });
         try {
-          return [...((await policy.logprobsBatch(sequence))[0] as Float64Array)];
+          const logprobs = [...((await policy.logprobsBatch(sequence))[0] as Float64Array)];
+          if (trainable) {
+            // The backward reads the plain (f32 for f16) copy: the factors get a finite, non-zero gradient.
+            await policy.accumulateGradients(sequence, { entropy: false }, ({ logprobs: values }) => ({ logprobs: new Float32Array(values.length).fill(1) }));
+            const gradient = policy.native.readTensor("blk.0.attn_q.weight.lora_a", "gradient");
+            expect(gradient.every(Number.isFinite)).toBe(true);
+            expect(gradient.some((value) => value !== 0)).toBe(true);
+          }
+          return logprobs;
         } finally {
           await policy.dispose();
         }
