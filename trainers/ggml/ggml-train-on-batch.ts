@@ -5,7 +5,7 @@ import { mismatchKl } from "../logprobs/mismatch-kl.js";
 import { aggregationWeights } from "../losses/aggregation-weights.js";
 import type { ScoredSequence } from "../policy/pack-sequences.js";
 import { concatenateArrays } from "../rl/concatenate-arrays.js";
-import { selectTrainableRecords, type SelectedRecords } from "../rl/select-trainable-records.js";
+import { selectTrainableRecords } from "../rl/select-trainable-records.js";
 import { minibatches } from "../rl/train-on-batch.js";
 import type { TrainerConfiguration } from "../rl/trainer-configuration.js";
 import type { UpdateMetrics } from "../rl/update-metrics.js";
@@ -13,6 +13,7 @@ import { zeroAdvantageGroupShare } from "../rl/zero-advantage-share.js";
 import type { GgmlPolicy } from "./ggml-policy.js";
 import { groupByPrompt } from "./group-by-prompt.js";
 import { policyLossDerivatives } from "./policy-loss-derivatives.js";
+import { skippedUpdate } from "../rl/skipped-update.js";
 
 export interface GgmlTrainOnBatchOptions {
   policy: GgmlPolicy;
@@ -180,28 +181,6 @@ function splitInto(target: Float64Array[], minibatch: readonly number[], members
     target[index] = Float64Array.from(flat.subarray(offset, offset + length));
     offset += length;
   });
-}
-
-function skippedUpdate(selected: SelectedRecords, started: number): UpdateMetrics {
-  return {
-    reward: 0,
-    klToReference: 0,
-    entropy: null,
-    clipFraction: 0,
-    gradientNorm: 0,
-    responseLength: 0,
-    zeroAdvantageGroups: 0,
-    mismatchKl: 0,
-    importanceWeight: 1,
-    trainedRecords: 0,
-    trainedTokens: 0,
-    skippedRecords: selected.skipped,
-    valueLoss: null,
-    skippedUpdate: true,
-    optimizerSteps: 0,
-    skippedOptimizerSteps: 0,
-    elapsedMs: performance.now() - started,
-  };
 }
 
 function mean(values: readonly number[]): number {

@@ -15,11 +15,12 @@ import { normaliseAdvantages } from "../value/normalise-advantages.js";
 import { scoreWithValues } from "../value/score-with-values.js";
 import type { ValueHead } from "../value/value-head.js";
 import { isTruncatedSampler } from "./is-truncated-sampler.js";
-import { selectTrainableRecords, type SelectedRecords } from "./select-trainable-records.js";
+import { selectTrainableRecords } from "./select-trainable-records.js";
 import type { TrainerConfiguration } from "./trainer-configuration.js";
 import type { UpdateMetrics } from "./update-metrics.js";
 import { zeroAdvantageGroupShare } from "./zero-advantage-share.js";
 import { concatenateArrays } from "./concatenate-arrays.js";
+import { skippedUpdate } from "./skipped-update.js";
 
 export interface TrainOnBatchOptions {
   policy: Policy;
@@ -170,28 +171,6 @@ function creditTargets(trained: readonly TrainingRecord[], values: Float64Array[
   return {
     advantages: configuration.critic.normaliseAdvantages ? normaliseAdvantages(advantages) : advantages,
     critic: { oldValues: values, returns },
-  };
-}
-
-function skippedUpdate(selected: SelectedRecords, started: number): UpdateMetrics {
-  return {
-    reward: 0,
-    klToReference: 0,
-    entropy: null,
-    clipFraction: 0,
-    gradientNorm: 0,
-    responseLength: 0,
-    zeroAdvantageGroups: 0,
-    mismatchKl: 0,
-    importanceWeight: 1,
-    trainedRecords: 0,
-    trainedTokens: 0,
-    skippedRecords: selected.skipped,
-    valueLoss: null,
-    skippedUpdate: true,
-    optimizerSteps: 0,
-    skippedOptimizerSteps: 0,
-    elapsedMs: performance.now() - started,
   };
 }
 
