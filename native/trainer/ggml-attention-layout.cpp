@@ -1,5 +1,6 @@
 #include "ggml-attention-layout.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 
@@ -104,5 +105,36 @@ GgmlAttentionLayout ggmlAttentionLayout(const GgmlChunk& chunk) {
   }
   layout.batched.resize(tokens);
   for (size_t row = 0; row < tokens; row++) layout.batched[row] = 1.0f - layout.decoded[row];
+  return layout;
+}
+
+GgmlAttentionLayout ggmlPlainAttentionLayout(const GgmlChunk& chunk) {
+  const size_t tokens = chunk.tokens.size();
+  const size_t sequences = chunk.sequenceLengths.size();
+  GgmlAttentionLayout layout;
+  layout.positions.assign(tokens, 0);
+  layout.mask.assign(tokens * tokens, -INFINITY);
+  // Each sequence's first row and first position (a continuing sequence starts after its parent's last).
+  std::vector<size_t> starts(sequences);
+  std::vector<int32_t> firstPositions(sequences);
+  size_t start = 0;
+  for (size_t sequence = 0; sequence < sequences; sequence++) {
+    const int32_t parent = parentOf(chunk, sequence);
+    starts[sequence] = start;
+    firstPositions[sequence] = parent < 0 ? 0 : firstPositions[static_cast<size_t>(parent)] + chunk.sequenceLengths[static_cast<size_t>(parent)];
+    const auto length = static_cast<size_t>(chunk.sequenceLengths[sequence]);
+    for (size_t query = 0; query < length; query++) {
+      const size_t row = start + query;
+      layout.positions[row] = firstPositions[sequence] + static_cast<int32_t>(query);
+      // Row = query, column = key: a token sees its own sequence up to itself, and every ancestor's tokens.
+      for (size_t key = 0; key <= query; key++) layout.mask[row * tokens + start + key] = 0.0f;
+      for (int32_t ancestor = parent; ancestor >= 0; ancestor = parentOf(chunk, static_cast<size_t>(ancestor))) {
+        const size_t from = starts[static_cast<size_t>(ancestor)];
+        std::fill(layout.mask.begin() + static_cast<std::ptrdiff_t>(row * tokens + from),
+                  layout.mask.begin() + static_cast<std::ptrdiff_t>(row * tokens + from + static_cast<size_t>(chunk.sequenceLengths[static_cast<size_t>(ancestor)])), 0.0f);
+      }
+    }
+    start += length;
+  }
   return layout;
 }

@@ -42,3 +42,10 @@ struct GgmlAttentionLayout {
 int64_t ggmlAttentionSlots(const GgmlChunk& chunk);
 
 GgmlAttentionLayout ggmlAttentionLayout(const GgmlChunk& chunk);
+
+/**
+ * The plain layout, for models with no quantised matrix (GgmlPolicyWeights::engineOrderAttention):
+ * each key at its own token row, so the slots are the chunk's tokens and a prompt shared by several
+ * sequences is attended once. Only `positions` and `mask` ([tokens × tokens]) are filled.
+ */
+GgmlAttentionLayout ggmlPlainAttentionLayout(const GgmlChunk& chunk);

@@ -74,11 +74,14 @@ GgmlForwardGraph buildGgmlForwardGraph(const GgmlLibrary& g, ggml_context* ctx, 
   };
   graph.tokens = input(GGML_TYPE_I32, tokens, 0, "tokens");
   graph.positions = input(GGML_TYPE_I32, tokens, 0, "positions");
-  const int64_t slots = ggmlAttentionSlots(chunk);
-  graph.keyRows = input(GGML_TYPE_I32, slots, 0, "key_rows");
+  // The layout was chosen when the weights were loaded (GgmlPolicyWeights::engineOrderAttention).
+  const int64_t slots = weights.engineOrderAttention ? ggmlAttentionSlots(chunk) : tokens;
   graph.mask = input(GGML_TYPE_F32, slots, tokens, "mask");
-  graph.decodedRows = input(GGML_TYPE_F32, tokens, 0, "decoded_rows");
-  graph.batchedRows = input(GGML_TYPE_F32, tokens, 0, "batched_rows");
+  if (weights.engineOrderAttention) {
+    graph.keyRows = input(GGML_TYPE_I32, slots, 0, "key_rows");
+    graph.decodedRows = input(GGML_TYPE_F32, tokens, 0, "decoded_rows");
+    graph.batchedRows = input(GGML_TYPE_F32, tokens, 0, "batched_rows");
+  }
   graph.targetRows = input(GGML_TYPE_I32, targets, 0, "target_rows");
   graph.targetIndices = input(GGML_TYPE_I32, targets, 0, "target_indices");
   graph.temperatures = input(GGML_TYPE_F32, 1, targets, "temperatures");
@@ -102,14 +105,22 @@ GgmlForwardGraph buildGgmlForwardGraph(const GgmlLibrary& g, ggml_context* ctx, 
     return bias == nullptr ? y : g.ggml_add(ctx, y, bias);
   };
 
-  ggml_tensor* hidden = g.ggml_get_rows(ctx, weights.tokenEmbedding, graph.tokens);  // [embedding, tokens]
-  for (const GgmlBlockWeights& block : weights.blocks) {
-    ggml_tensor* x = g.ggml_mul(ctx, g.ggml_rms_norm(ctx, hidden, c.rmsNormEpsilon), block.attentionNorm);
-    ggml_tensor* q = g.ggml_reshape_3d(ctx, linear(block.query, block.queryBias, x), c.keyLength, c.headCount, tokens);
-    ggml_tensor* k = g.ggml_reshape_3d(ctx, linear(block.key, block.keyBias, x), c.keyLength, c.headCountKv, tokens);
-    ggml_tensor* v = g.ggml_reshape_3d(ctx, linear(block.value, block.valueBias, x), c.valueLength, c.headCountKv, tokens);
-    q = rope(q);
-    k = rope(k);
+  // Attention of rotated q [key, heads, tokens], k [key, kv heads, tokens], v [value, kv heads, tokens]
+  // to [value · heads, tokens]. One way per layout, the weights' choice.
+  // Plain: every key at its token's row, the mask [tokens, tokens] keeping sequences apart.
+  auto plainAttention = [&](ggml_tensor* q, ggml_tensor* k, ggml_tensor* v) {
+    // Heads outermost, contiguous: the backward's out_prod wants plain layouts.
+    q = g.ggml_cont(ctx, g.ggml_permute(ctx, q, 0, 2, 1, 3));  // [key, tokens, heads]
+    k = g.ggml_cont(ctx, g.ggml_permute(ctx, k, 0, 2, 1, 3));  // [key, tokens, kv heads]
+    v = g.ggml_cont(ctx, g.ggml_permute(ctx, v, 1, 2, 0, 3));  // [tokens, value, kv heads]
+    // Query head h reads key/value head h / (heads / kv heads): mul_mat's broadcast over dimension 2.
+    ggml_tensor* scores = g.ggml_mul_mat(ctx, k, q);  // [tokens (keys), tokens (queries), heads]
+    scores = g.ggml_soft_max_ext(ctx, scores, graph.mask, attentionScale, 0.0f);
+    ggml_tensor* attended = g.ggml_mul_mat(ctx, v, scores);  // [value, tokens, heads]
+    return g.ggml_cont_2d(ctx, g.ggml_permute(ctx, attended, 0, 2, 1, 3), c.valueLength * c.headCount, tokens);
+  };
+  // Engine order: the engine's arithmetic, for quantised models (ggml-attention-layout.h).
+  auto engineOrderAttention = [&](ggml_tensor* q, ggml_tensor* k, ggml_tensor* v) {
     // Keys and values at the slots of ggmlAttentionLayout (the engine's cache cells), heads outermost,
     // contiguous: the backward's out_prod wants plain layouts.
     ggml_tensor* keys = g.ggml_get_rows(ctx, g.ggml_reshape_2d(ctx, k, c.keyLength * c.headCountKv, tokens), graph.keyRows);
@@ -130,7 +141,18 @@ GgmlForwardGraph buildGgmlForwardGraph(const GgmlLibrary& g, ggml_context* ctx, 
     ggml_tensor* alone = g.ggml_mul_mat(ctx, values, scoresView);  // [value, tokens, heads]
     ggml_tensor* attended = g.ggml_add(ctx, g.ggml_mul(ctx, batched, g.ggml_reshape_3d(ctx, graph.batchedRows, 1, tokens, 1)),
                                        g.ggml_mul(ctx, alone, g.ggml_reshape_3d(ctx, graph.decodedRows, 1, tokens, 1)));
-    attended = g.ggml_cont_2d(ctx, g.ggml_permute(ctx, attended, 0, 2, 1, 3), c.valueLength * c.headCount, tokens);
+    return g.ggml_cont_2d(ctx, g.ggml_permute(ctx, attended, 0, 2, 1, 3), c.valueLength * c.headCount, tokens);
+  };
+
+  ggml_tensor* hidden = g.ggml_get_rows(ctx, weights.tokenEmbedding, graph.tokens);  // [embedding, tokens]
+  for (const GgmlBlockWeights& block : weights.blocks) {
+    ggml_tensor* x = g.ggml_mul(ctx, g.ggml_rms_norm(ctx, hidden, c.rmsNormEpsilon), block.attentionNorm);
+    ggml_tensor* q = g.ggml_reshape_3d(ctx, linear(block.query, block.queryBias, x), c.keyLength, c.headCount, tokens);
+    ggml_tensor* k = g.ggml_reshape_3d(ctx, linear(block.key, block.keyBias, x), c.keyLength, c.headCountKv, tokens);
+    ggml_tensor* v = g.ggml_reshape_3d(ctx, linear(block.value, block.valueBias, x), c.valueLength, c.headCountKv, tokens);
+    q = rope(q);
+    k = rope(k);
+    ggml_tensor* attended = weights.engineOrderAttention ? engineOrderAttention(q, k, v) : plainAttention(q, k, v);
     hidden = g.ggml_add(ctx, hidden, linear(block.attentionOutput, nullptr, attended));
 
     x = g.ggml_mul(ctx, g.ggml_rms_norm(ctx, hidden, c.rmsNormEpsilon), block.feedForwardNorm);
@@ -164,17 +186,20 @@ GgmlForwardGraph buildGgmlForwardGraph(const GgmlLibrary& g, ggml_context* ctx, 
 
 void setGgmlForwardInputs(const GgmlLibrary& g, const GgmlForwardGraph& graph, const GgmlChunk& chunk, int64_t vocabularySize) {
   const size_t tokens = chunk.tokens.size();
-  const GgmlAttentionLayout layout = ggmlAttentionLayout(chunk);
+  const bool engineOrder = graph.keyRows != nullptr;
+  const GgmlAttentionLayout layout = engineOrder ? ggmlAttentionLayout(chunk) : ggmlPlainAttentionLayout(chunk);
   std::vector<int32_t> indices(chunk.targetRows.size());
   for (size_t index = 0; index < indices.size(); index++) {
     indices[index] = static_cast<int32_t>(static_cast<int64_t>(index) * vocabularySize + chunk.targetTokens[index]);
   }
   g.ggml_backend_tensor_set(graph.tokens, chunk.tokens.data(), 0, tokens * sizeof(int32_t));
   g.ggml_backend_tensor_set(graph.positions, layout.positions.data(), 0, tokens * sizeof(int32_t));
-  g.ggml_backend_tensor_set(graph.keyRows, layout.keyRows.data(), 0, layout.keyRows.size() * sizeof(int32_t));
   g.ggml_backend_tensor_set(graph.mask, layout.mask.data(), 0, layout.mask.size() * sizeof(float));
-  g.ggml_backend_tensor_set(graph.decodedRows, layout.decoded.data(), 0, tokens * sizeof(float));
-  g.ggml_backend_tensor_set(graph.batchedRows, layout.batched.data(), 0, tokens * sizeof(float));
+  if (engineOrder) {
+    g.ggml_backend_tensor_set(graph.keyRows, layout.keyRows.data(), 0, layout.keyRows.size() * sizeof(int32_t));
+    g.ggml_backend_tensor_set(graph.decodedRows, layout.decoded.data(), 0, tokens * sizeof(float));
+    g.ggml_backend_tensor_set(graph.batchedRows, layout.batched.data(), 0, tokens * sizeof(float));
+  }
   g.ggml_backend_tensor_set(graph.targetRows, chunk.targetRows.data(), 0, chunk.targetRows.size() * sizeof(int32_t));
   g.ggml_backend_tensor_set(graph.targetIndices, indices.data(), 0, indices.size() * sizeof(int32_t));
   g.ggml_backend_tensor_set(graph.temperatures, chunk.temperatures.data(), 0, chunk.temperatures.size() * sizeof(float));

@@ -1,8 +1,10 @@
 // The llama/qwen2 forward pass as a ggml graph, over packed sequences: several
 // sequences share one row of tokens, kept apart by a block-diagonal causal
 // mask and positions that restart at each sequence (no KV cache, no flash
-// attention; the keys sit at the slots the engine's cache would hold them in,
-// ggml-attention-layout.h, so the sums match the engine's bit for bit). A sequence may continue an earlier one of its row (its
+// attention). On a quantised model the keys sit at the slots the engine's cache
+// would hold them in (ggml-attention-layout.h), so the sums match the engine's
+// bit for bit; otherwise each key stays at its token's row (the plain layout,
+// GgmlPolicyWeights::engineOrderAttention). A sequence may continue an earlier one of its row (its
 // parent): completions of one prompt then share the prompt's tokens, once. Its outputs are the log-softmax(logits / T) of chosen
 // next tokens and, when asked for, the entropy of those distributions.
 #pragma once
@@ -42,11 +44,11 @@ struct GgmlChunk {
 struct GgmlForwardGraph {
   ggml_tensor* tokens = nullptr;
   ggml_tensor* positions = nullptr;
-  /** [slots]: the token row each key slot reads (ggmlAttentionLayout). */
+  /** [slots]: the token row each key slot reads (ggmlAttentionLayout); null in the plain layout. */
   ggml_tensor* keyRows = nullptr;
-  /** [slots, tokens] */
+  /** [slots, tokens]; slots = tokens in the plain layout. */
   ggml_tensor* mask = nullptr;
-  /** [tokens]: 1 for rows the engine decoded one at a time, 0 for prompt rows; batchedRows is 1 − it. */
+  /** [tokens]: 1 for rows the engine decoded one at a time, 0 for prompt rows; batchedRows is 1 − it. Null in the plain layout. */
   ggml_tensor* decodedRows = nullptr;
   ggml_tensor* batchedRows = nullptr;
   ggml_tensor* targetRows = nullptr;

@@ -28,6 +28,9 @@ bool isMatrixType(ggml_type type) {
   }
 }
 
+/** A block type: ggml's CPU products quantise their input (the vec_dot type) before multiplying by it. */
+bool isQuantised(ggml_type type) { return type != GGML_TYPE_F32 && type != GGML_TYPE_F16 && type != GGML_TYPE_BF16; }
+
 /** Where a matrix goes: the buffer types ggml's CPU device offers beside its plain one (CPU_REPACK, AMX …), as llama.cpp chooses them. */
 class ExtraBufferTypes {
  public:
@@ -281,6 +284,14 @@ GgmlPolicyWeights loadGgmlPolicyWeights(const GgmlLibrary& ggml, const GgmlPolic
       b.down = picker.pick(prefix + "ffn_down.weight", feedForward, embedding, true, true);
       weights.blocks.push_back(b);
     }
+    for (const char* suffix : {"attn_q.weight", "attn_k.weight", "attn_v.weight", "attn_output.weight", "ffn_gate.weight", "ffn_up.weight", "ffn_down.weight"}) {
+      for (int64_t block = 0; block < c.blockCount && !weights.engineOrderAttention; block++) {
+        const std::string name = "blk." + std::to_string(block) + "." + suffix;
+        weights.engineOrderAttention = isQuantised(ggml.ggml_get_tensor(file.metadata, name.c_str())->type);
+      }
+    }
+    const ggml_tensor* output = ggml.ggml_get_tensor(file.metadata, tied ? "token_embd.weight" : "output.weight");
+    if (isQuantised(output->type)) weights.engineOrderAttention = true;
     weights.all = picker.all;
     weights.buffer = ggml.ggml_backend_alloc_ctx_tensors(weights.context, backend);
     if (weights.buffer == nullptr) throw std::runtime_error("the backend could not allocate the model's weights (" + c.modelPath + ")");

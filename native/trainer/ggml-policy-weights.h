@@ -66,6 +66,16 @@ struct GgmlPolicyWeights {
   ggml_backend_buffer_t twinBuffer = nullptr;
   /** Names of the matrices held in an extra buffer type, with that type's name (e.g. CPU_REPACK). */
   std::vector<std::pair<std::string, std::string>> extraPlacements;
+  /**
+   * Whether the forward graph lays attention out in the engine's order (ggml-attention-layout.h): true
+   * when a block or output matrix is stored quantised (any type but f32, f16, bf16). Chosen once, here:
+   * a quantised product quantises its input (q8_0 activations), so a last-bit difference in attention's
+   * sums moves logprobs by up to ~1e-2 and only the engine's order agrees with it; on f32/f16/bf16 bases
+   * the plain layout already agrees to ~1e-6 (f32) and is much cheaper on rows where completions share
+   * their prompt: keys are the row's tokens, once, rather than a 64-aligned region per completion holding
+   * its own copy of the prompt's keys (the RL update took ~2× as long in the engine order).
+   */
+  bool engineOrderAttention = false;
 };
 
 /**
