@@ -19,6 +19,7 @@ import type { Trainer } from "../interface/trainer.js";
 import type { TrainerBackend } from "../interface/trainer-checkpoint.js";
 import { openFrontierPrm } from "../rl/open-frontier-prm.js";
 import { assertFrontierFits } from "./assert-frontier-fits.js";
+import { TrainingDivergedError } from "./errors/index.js";
 import { FrontierRequests } from "./frontier-requests.js";
 import { openFrozenPolicies } from "./open-frozen-policies.js";
 import { roleRewards } from "./role-rewards.js";
@@ -185,6 +186,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
       await evaluate(0);
       await checkpoint(0);
     }
+    let nonFiniteUpdates = 0;
     for (let step = (resume?.step ?? 0) + 1; step <= configuration.steps; step++) {
       // Rollout: the environment's plan, its clustered prompts chosen uniformly or by the frontier.
       const rolloutStarted = performance.now();
@@ -199,6 +201,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
 
       // Update: a step with no trainable record is logged as such (skippedUpdate) and the run goes on.
       const update = await trainer.update(batch);
+      nonFiniteUpdates = update.skippedOptimizerSteps > 0 && update.optimizerSteps === 0 ? nonFiniteUpdates + 1 : 0;
 
       // Sync: the next rollouts come from the updated weights.
       const sync = await trainer.sync(client, step);
@@ -225,6 +228,9 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
       await metrics.append(line);
       options.onStep?.(line);
       if (configuration.evaluateEvery > 0 && step % configuration.evaluateEvery === 0 && step < configuration.steps) await evaluate(step);
+
+      // A policy whose every minibatch goes non-finite cannot learn again: stop, logged, before checkpointing it.
+      if (nonFiniteUpdates >= configuration.maxNonFiniteUpdates) throw new TrainingDivergedError(step, nonFiniteUpdates);
 
       // Checkpoint: everything step + 1 starts from, so a run killed from here on resumes there.
       await checkpoint(step);

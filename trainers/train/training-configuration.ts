@@ -19,6 +19,12 @@ export const TrainingConfigurationSchema = z.strictObject({
   concurrency: z.number().int().min(1).optional(),
   /** Steps between held-out evaluations (environments that have one); 0 evaluates only at the start and the end. Default 10. */
   evaluateEvery: z.number().int().min(0).default(10),
+  /**
+   * Updates in a row whose every minibatch had a non-finite loss or gradient
+   * (each skipped and counted, no weight changed) before the run stops with
+   * exit 1 (`TrainingDivergedError`). Default 3.
+   */
+  maxNonFiniteUpdates: z.number().int().min(1).default(3),
   /** How the clustered prompts are chosen: uniformly (default) or by the PRM-weighted frontier (environments with clusters). */
   frontier: FrontierConfigurationSchema.default({ mode: "uniform" }),
   trainer: TrainerConfigurationSchema.default(

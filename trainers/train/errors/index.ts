@@ -1,0 +1,1 @@
+export { TrainingDivergedError } from "./training-diverged-error.js";
