@@ -1,10 +1,9 @@
-import { GrammarRejectedTokenError } from "../errors/grammar-rejected-token-error.js";
-import { InvalidInputError, NativeAddonUnavailableError, NativeEngineDisposedError, NativeEngineError } from "../../core/errors.js";
+import { InvalidInputError, NativeAddonUnavailableError, NativeEngineDisposedError } from "../../core/errors.js";
 import type { GrammarConstraint } from "../../core/schemas/grammar-constraint.js";
 import type { ConstraintMasks } from "../grammar/constraint-masks.js";
-import type { AddonErrorCode } from "./AddonTypes.js";
 import { loadNativeAddon } from "./load-native-addon.js";
 import { leaseNativeModel, type NativeModelLease } from "./native-model-lease.js";
+import { addonError } from "./addon-error.js";
 
 /**
  * Rebuilds the allowed-token masks of constrained Steps with llama.cpp's own
@@ -23,7 +22,7 @@ export class NativeConstraintMasks {
     const { binding, reason } = await loadNativeAddon(gpu);
     if (binding === undefined) throw new NativeAddonUnavailableError(reason);
     const lease = await leaseNativeModel(binding, modelPath, gpu).catch((error: unknown) => {
-      throw toSelfplayError(error);
+      throw addonError(error, "constraint.gbnf");
     });
     return new NativeConstraintMasks(lease);
   }
@@ -52,7 +51,7 @@ export class NativeConstraintMasks {
         ...(biasEntries.length > 0 && { logitBiasTexts: biasEntries.map(([text]) => text) }),
       });
     } catch (error) {
-      throw toSelfplayError(error);
+      throw addonError(error, "constraint.gbnf");
     }
     // As the decoder: texts that name the same token keep the last value (logitBiasTokenIds builds a Map).
     const bias = new Map<number, number>();
@@ -70,23 +69,5 @@ export class NativeConstraintMasks {
     if (this.disposed) return;
     this.disposed = true;
     await this.lease.release();
-  }
-}
-
-/** The addon's coded errors as selfplay's named ones; its argument errors read `<field>: expected <what>`. */
-function toSelfplayError(error: unknown): Error {
-  if (!(error instanceof Error)) return new NativeEngineError(String(error));
-  switch ((error as Error & { code?: AddonErrorCode }).code) {
-    case "SELFPLAY_GRAMMAR_REJECTED_TOKEN":
-      return new GrammarRejectedTokenError(error.message, { cause: error });
-    case "SELFPLAY_INVALID_ARGUMENT":
-    case "SELFPLAY_INVALID_GRAMMAR": {
-      const match = /^(\S+): expected (.*)$/s.exec(error.message);
-      return match ? new InvalidInputError(match[1] as string, match[2] as string) : new InvalidInputError("constraint.gbnf", error.message);
-    }
-    case "SELFPLAY_DISPOSED":
-      return new NativeEngineDisposedError(error.message, { cause: error });
-    default:
-      return new NativeEngineError(error.message, { cause: error });
   }
 }

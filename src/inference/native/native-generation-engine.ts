@@ -3,10 +3,9 @@ import {
   InvalidInputError,
   NativeAddonUnavailableError,
   NativeEngineDisposedError,
-  NativeEngineError,
 } from "../../core/errors.js";
 import { parseInput } from "../../core/parse-input.js";
-import type { AddonEngine, AddonErrorCode, AddonGenerationRequest } from "./AddonTypes.js";
+import type { AddonEngine, AddonGenerationRequest } from "./AddonTypes.js";
 import { loadNativeAddon } from "./load-native-addon.js";
 import { leaseNativeModel, type NativeModelLease } from "./native-model-lease.js";
 import {
@@ -14,6 +13,7 @@ import {
   type NativeGenerationRequest,
   type NativeGenerationResult,
 } from "./native-generation-request.js";
+import { addonError } from "./addon-error.js";
 
 export const NativeGenerationEngineOptionsSchema = z.strictObject({
   /** GGUF model; engines over the same file share one loaded copy. */
@@ -62,7 +62,7 @@ export class NativeGenerationEngine {
     const { binding, reason } = await loadNativeAddon(parsed.gpu);
     if (binding === undefined) throw new NativeAddonUnavailableError(reason);
     const lease = await leaseNativeModel(binding, parsed.modelPath, parsed.gpu).catch((error: unknown) => {
-      throw toSelfplayError(error);
+      throw addonError(error, "requests");
     });
     try {
       const engine = await lease.model.createEngine({
@@ -75,7 +75,7 @@ export class NativeGenerationEngine {
       return new NativeGenerationEngine(engine, lease);
     } catch (error) {
       await lease.release();
-      throw toSelfplayError(error);
+      throw addonError(error, "requests");
     }
   }
 
@@ -112,7 +112,7 @@ export class NativeGenerationEngine {
         finishReason: result.finishReason,
       }));
     } catch (error) {
-      throw toSelfplayError(error);
+      throw addonError(error, "requests");
     } finally {
       signal?.removeEventListener("abort", onAbort);
     }
@@ -155,25 +155,5 @@ export class NativeGenerationEngine {
       }),
       ...(parsed.stop.length > 0 && { stopSequences: parsed.stop }),
     };
-  }
-}
-
-/** The addon's coded errors as selfplay's named ones; its argument errors read `<field>: expected <what>`. */
-function toSelfplayError(error: unknown): Error {
-  if (!(error instanceof Error)) return new NativeEngineError(String(error));
-  const code = (error as Error & { code?: AddonErrorCode }).code;
-  switch (code) {
-    case "SELFPLAY_INVALID_ARGUMENT":
-    case "SELFPLAY_INVALID_GRAMMAR": {
-      const match = /^(\S+): expected (.*)$/s.exec(error.message);
-      return match ? new InvalidInputError(match[1] as string, match[2] as string) : new InvalidInputError("requests", error.message);
-    }
-    case "SELFPLAY_DISPOSED":
-      return new NativeEngineDisposedError(error.message, { cause: error });
-    case "SELFPLAY_LOAD_FAILED":
-    case "SELFPLAY_GENERATION_FAILED":
-      return new NativeEngineError(error.message, { cause: error });
-    default:
-      return error;
   }
 }

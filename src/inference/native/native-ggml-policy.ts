@@ -1,6 +1,7 @@
-import { InvalidInputError, InvalidModelFileError, NativeEngineDisposedError, NativeEngineError } from "../../core/errors.js";
+import { InvalidModelFileError, NativeEngineDisposedError } from "../../core/errors.js";
 import type { AddonErrorCode, AddonGgmlPolicy, AddonGgmlPolicyOptions, AddonGgmlTensorKind } from "./AddonTypes.js";
 import { loadNativeAddon } from "./load-native-addon.js";
+import { addonError } from "./addon-error.js";
 
 /** What a native ggml policy is loaded with: the forward graph's shape, the file, and whether it trains. */
 export type NativeGgmlPolicyOptions = AddonGgmlPolicyOptions;
@@ -64,7 +65,7 @@ export class NativeGgmlPolicy {
     try {
       return { policy: new NativeGgmlPolicy(await binding.loadGgmlPolicy(options)) };
     } catch (error) {
-      throw modelFileError(error, [options.modelPath, options.loraPath]) ?? toSelfplayError(error);
+      throw modelFileError(error, [options.modelPath, options.loraPath]) ?? addonError(error, "model");
     }
   }
 
@@ -118,7 +119,7 @@ export class NativeGgmlPolicy {
     try {
       return await action();
     } catch (error) {
-      throw toSelfplayError(error);
+      throw addonError(error, "model");
     }
   }
 
@@ -127,7 +128,7 @@ export class NativeGgmlPolicy {
     try {
       return action();
     } catch (error) {
-      throw toSelfplayError(error);
+      throw addonError(error, "model");
     }
   }
 }
@@ -143,22 +144,4 @@ function modelFileError(error: unknown, paths: ReadonlyArray<string | undefined>
   const rest = error.message.slice(path.length);
   const field = /^: (\S+) (.*)$/s.exec(rest);
   return field ? new InvalidModelFileError(path, field[1] as string, field[2] as string) : new InvalidModelFileError(path, "file", rest.trim());
-}
-
-/** The addon's coded errors as selfplay's named ones; its argument errors read `<field>: expected <what>`. */
-function toSelfplayError(error: unknown): Error {
-  if (!(error instanceof Error)) return new NativeEngineError(String(error));
-  switch ((error as Error & { code?: AddonErrorCode }).code) {
-    case "SELFPLAY_INVALID_ARGUMENT": {
-      const match = /^(\S+): expected (.*)$/s.exec(error.message);
-      return match ? new InvalidInputError(match[1] as string, match[2] as string) : new InvalidInputError("model", error.message);
-    }
-    case "SELFPLAY_DISPOSED":
-      return new NativeEngineDisposedError(error.message, { cause: error });
-    case "SELFPLAY_LOAD_FAILED":
-    case "SELFPLAY_GENERATION_FAILED":
-      return new NativeEngineError(error.message, { cause: error });
-    default:
-      return error;
-  }
 }
