@@ -5,7 +5,6 @@ import { InvalidInputError } from "../../src/core/errors.js";
 import type { InferenceClient } from "../../src/core/inference-client.js";
 import { parseInput } from "../../src/core/parse-input.js";
 import { GgufReader } from "../../src/gguf/gguf-reader.js";
-import { NativeConstraintMasks } from "../../src/inference/native/native-constraint-masks.js";
 import { RandomStream, deriveStream } from "../../src/core/random/random-stream.js";
 import type { TrainingBatch } from "../../src/core/schemas/training-record.js";
 import { defaultTrainerWeights } from "../interface/default-trainer-weights.js";
@@ -13,7 +12,7 @@ import type { Trainer, TrainerSync } from "../interface/trainer.js";
 import type { TrainerWeights } from "../interface/trainer-checkpoint.js";
 import { readTrainerManifest, saveTrainerCheckpoint, trainerCheckpointPaths } from "../interface/trainer-checkpoint-files.js";
 import { TrainerOptionsSchema } from "../interface/trainer-options.js";
-import { replayConstraintMasks } from "../rl/replay-constraint-masks.js";
+import { BatchConstraintMasks } from "../rl/batch-constraint-masks.js";
 import type { TrainerConfiguration } from "../rl/trainer-configuration.js";
 import type { UpdateMetrics } from "../rl/update-metrics.js";
 import { createTrainableAdapter } from "../lora/create-trainable-adapter.js";
@@ -45,9 +44,9 @@ export type GgmlTrainerOptions = z.input<typeof GgmlTrainerOptionsSchema>;
 export class GgmlTrainer implements Trainer {
   readonly backend = "ggml" as const;
   private updatesDone = 0;
+  private readonly constraintMasks: BatchConstraintMasks;
   private readonly optimizer = { steps: 0 };
   /** Rebuilds constrained Steps' grammar masks; made at the first batch that has one. */
-  private maskReplayer: Promise<NativeConstraintMasks> | undefined;
 
   private constructor(
     private policy: GgmlPolicy,
@@ -58,7 +57,9 @@ export class GgmlTrainer implements Trainer {
     private readonly configuration: TrainerConfiguration,
     private readonly syncDirectory: string,
     private readonly policyOptions: { threads: number; maxChunkTokens: number; memoryLimitBytes?: number },
-  ) {}
+  ) {
+    this.constraintMasks = new BatchConstraintMasks(modelPath);
+  }
 
   static async create(options: GgmlTrainerOptions): Promise<GgmlTrainer> {
     const parsed = parseInput(GgmlTrainerOptionsSchema, options);
@@ -96,9 +97,7 @@ export class GgmlTrainer implements Trainer {
   }
 
   async update(batch: TrainingBatch): Promise<UpdateMetrics> {
-    const hasConstrained = batch.records.some((record) => record.constrained && record.constraint !== undefined);
-    const replayer = hasConstrained ? await this.constraintMaskReplayer() : undefined;
-    const constraintMasks = replayer === undefined ? undefined : await replayConstraintMasks(batch.records, replayer);
+    const constraintMasks = await this.constraintMasks.of(batch.records);
     const metrics = await ggmlTrainOnBatch(batch.records, {
       policy: this.policy,
       reference: this.reference,
@@ -158,13 +157,7 @@ export class GgmlTrainer implements Trainer {
   async dispose(): Promise<void> {
     await this.policy.dispose();
     await this.reference?.dispose();
-    await (await this.maskReplayer)?.dispose();
-  }
-
-  /** llama.cpp's grammar sampler over this trainer's base, made at the first batch with a constrained record (the addon is there: this trainer runs on it). */
-  private constraintMaskReplayer(): Promise<NativeConstraintMasks> {
-    this.maskReplayer ??= NativeConstraintMasks.create(this.modelPath);
-    return this.maskReplayer;
+    await this.constraintMasks.dispose();
   }
 
   private zeroMoments(name: string): void {

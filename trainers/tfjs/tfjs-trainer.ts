@@ -4,8 +4,6 @@ import type { InferenceClient } from "../../src/core/inference-client.js";
 import { parseInput } from "../../src/core/parse-input.js";
 import { RandomStream, deriveStream } from "../../src/core/random/random-stream.js";
 import type { TrainingBatch } from "../../src/core/schemas/training-record.js";
-import { NativeAddonUnavailableError } from "../../src/core/errors.js";
-import { NativeConstraintMasks } from "../../src/inference/native/native-constraint-masks.js";
 import { readOptimizerState } from "../checkpoint/read-optimizer-state.js";
 import { writeOptimizerState } from "../checkpoint/write-optimizer-state.js";
 import { defaultTrainerWeights } from "../interface/default-trainer-weights.js";
@@ -17,7 +15,7 @@ import { createTrainableAdapter } from "../lora/create-trainable-adapter.js";
 import { exportLoraAdapter } from "../lora/export-lora-adapter.js";
 import { AdamW } from "../optimizer/adamw.js";
 import { Policy } from "../policy/policy.js";
-import { replayConstraintMasks } from "../rl/replay-constraint-masks.js";
+import { BatchConstraintMasks } from "../rl/batch-constraint-masks.js";
 import { trainOnBatch } from "../rl/train-on-batch.js";
 import type { TrainerConfiguration } from "../rl/trainer-configuration.js";
 import type { UpdateMetrics } from "../rl/update-metrics.js";
@@ -34,8 +32,8 @@ import { syncPolicy } from "../sync/sync-policy.js";
 export class TfjsTrainer implements Trainer {
   readonly backend = "tfjs" as const;
   private updatesDone = 0;
+  private readonly constraintMasks: BatchConstraintMasks;
   /** Rebuilds constrained Steps' grammar masks; made at the first batch that has one (undefined: the addon is not built). */
-  private maskReplayer: Promise<NativeConstraintMasks | undefined> | undefined;
 
   private constructor(
     private policy: Policy,
@@ -45,7 +43,9 @@ export class TfjsTrainer implements Trainer {
     readonly weights: TrainerWeights,
     private readonly configuration: TrainerConfiguration,
     private readonly syncDirectory: string,
-  ) {}
+  ) {
+    this.constraintMasks = new BatchConstraintMasks(modelPath);
+  }
 
   /**
    * Loads the base (and, for `lora`, writes a fresh adapter — B = 0, so the
@@ -83,9 +83,7 @@ export class TfjsTrainer implements Trainer {
   }
 
   async update(batch: TrainingBatch): Promise<UpdateMetrics> {
-    const hasConstrained = batch.records.some((record) => record.constrained && record.constraint !== undefined);
-    const replayer = hasConstrained ? await this.constraintMaskReplayer() : undefined;
-    const constraintMasks = replayer === undefined ? undefined : await replayConstraintMasks(batch.records, replayer);
+    const constraintMasks = await this.constraintMasks.of(batch.records);
     const metrics = await trainOnBatch(batch.records, {
       policy: this.policy,
       optimizer: this.optimizer,
@@ -135,16 +133,6 @@ export class TfjsTrainer implements Trainer {
   async dispose(): Promise<void> {
     this.policy.dispose();
     this.optimizer.dispose();
-    await (await this.maskReplayer)?.dispose();
-  }
-
-  /** The grammar replayer over this trainer's base (the mask needs its vocabulary only); without the addon, constrained records stay left out, said once. */
-  private constraintMaskReplayer(): Promise<NativeConstraintMasks | undefined> {
-    this.maskReplayer ??= NativeConstraintMasks.create(this.modelPath).catch((error: unknown) => {
-      if (!(error instanceof NativeAddonUnavailableError)) throw error;
-      console.warn(`selfplay: constrained Steps are left out of training (counted as skippedRecords.constrained): ${error.reason}`);
-      return undefined;
-    });
-    return this.maskReplayer;
+    await this.constraintMasks.dispose();
   }
 }
