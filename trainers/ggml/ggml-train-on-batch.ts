@@ -1,19 +1,17 @@
 import { InvalidInputError } from "../../src/core/errors.js";
 import type { TrainingRecord } from "../../src/core/schemas/training-record.js";
 import type { ConstraintMasks } from "../../src/inference/grammar/constraint-masks.js";
-import { mismatchKl } from "../logprobs/mismatch-kl.js";
 import { aggregationWeights } from "../losses/aggregation-weights.js";
 import type { ScoredSequence } from "../policy/pack-sequences.js";
-import { concatenateArrays } from "../rl/concatenate-arrays.js";
 import { selectTrainableRecords } from "../rl/select-trainable-records.js";
 import { minibatches } from "../rl/train-on-batch.js";
 import type { TrainerConfiguration } from "../rl/trainer-configuration.js";
 import type { UpdateMetrics } from "../rl/update-metrics.js";
-import { zeroAdvantageGroupShare } from "../rl/zero-advantage-share.js";
 import type { GgmlPolicy } from "./ggml-policy.js";
 import { groupByPrompt } from "./group-by-prompt.js";
 import { policyLossDerivatives } from "./policy-loss-derivatives.js";
 import { skippedUpdate } from "../rl/skipped-update.js";
+import { completedUpdateMetrics, emptyUpdateTotals } from "../rl/update-totals.js";
 
 export interface GgmlTrainOnBatchOptions {
   policy: GgmlPolicy;
@@ -75,7 +73,7 @@ export async function ggmlTrainOnBatch(records: readonly TrainingRecord[], optio
   const engineFlat = Float64Array.from(trained.flatMap((record) => record.logprobs));
 
   // Update: epochs × shuffled minibatches, one optimizer step each.
-  const totals = { clipFraction: 0, gradientNorm: 0, kl: 0, entropy: 0, importance: 0, minibatches: 0, steps: 0, skippedSteps: 0 };
+  const totals = emptyUpdateTotals();
   const longest = Math.max(1, ...trained.map((record) => record.completionTokenIds.length));
   const lossConfiguration = { ...configuration.loss, objective: configuration.algorithm === "reinforce" ? ("reinforce" as const) : ("clipped" as const) };
   for (let epoch = 0; epoch < epochs; epoch++) {
@@ -141,27 +139,7 @@ export async function ggmlTrainOnBatch(records: readonly TrainingRecord[], optio
     }
   }
 
-  const trainedTokens = engineFlat.length;
-  const perMinibatch = (total: number) => total / Math.max(totals.minibatches, 1);
-  return {
-    reward: mean(trained.map((record) => record.reward)),
-    klToReference: perMinibatch(totals.kl),
-    entropy: perMinibatch(totals.entropy),
-    clipFraction: perMinibatch(totals.clipFraction),
-    gradientNorm: totals.gradientNorm / Math.max(totals.steps, 1),
-    responseLength: trainedTokens / trained.length,
-    zeroAdvantageGroups: zeroAdvantageGroupShare(trained),
-    mismatchKl: mismatchKl(engineFlat, concatenateArrays(oldLogprobs)),
-    importanceWeight: perMinibatch(totals.importance),
-    trainedRecords: trained.length,
-    trainedTokens,
-    skippedRecords: selected.skipped,
-    valueLoss: null,
-    skippedUpdate: false,
-    optimizerSteps: totals.steps,
-    skippedOptimizerSteps: totals.skippedSteps,
-    elapsedMs: performance.now() - started,
-  };
+  return completedUpdateMetrics({ trained, selected, engineLogprobs: engineFlat, oldLogprobs, totals, critic: false, started });
 }
 
 /** π_old of every record not in `exclude` by a forward pass; the excluded ones are filled in by their training pass. */
@@ -181,8 +159,4 @@ function splitInto(target: Float64Array[], minibatch: readonly number[], members
     target[index] = Float64Array.from(flat.subarray(offset, offset + length));
     offset += length;
   });
-}
-
-function mean(values: readonly number[]): number {
-  return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
 }

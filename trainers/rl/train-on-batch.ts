@@ -2,7 +2,6 @@ import * as tf from "@tensorflow/tfjs";
 import { InvalidInputError } from "../../src/core/errors.js";
 import type { TrainingRecord } from "../../src/core/schemas/training-record.js";
 import type { ConstraintMasks } from "../../src/inference/grammar/constraint-masks.js";
-import { mismatchKl } from "../logprobs/mismatch-kl.js";
 import { aggregationWeights } from "../losses/aggregation-weights.js";
 import { policyLoss } from "../losses/policy-loss.js";
 import { clippedValueLoss } from "../losses/value-loss.js";
@@ -18,9 +17,8 @@ import { isTruncatedSampler } from "./is-truncated-sampler.js";
 import { selectTrainableRecords } from "./select-trainable-records.js";
 import type { TrainerConfiguration } from "./trainer-configuration.js";
 import type { UpdateMetrics } from "./update-metrics.js";
-import { zeroAdvantageGroupShare } from "./zero-advantage-share.js";
-import { concatenateArrays } from "./concatenate-arrays.js";
 import { skippedUpdate } from "./skipped-update.js";
+import { completedUpdateMetrics, emptyUpdateTotals } from "./update-totals.js";
 
 export interface TrainOnBatchOptions {
   policy: Policy;
@@ -86,7 +84,7 @@ export async function trainOnBatch(records: readonly TrainingRecord[], options: 
   // Update: epochs × shuffled minibatches, one optimizer step each.
   const variables = [...policy.trainableVariables, ...(valueHead?.variables ?? [])];
   const variablesByName = Object.fromEntries(variables.map((variable) => [variable.name, variable]));
-  const totals = { clipFraction: 0, gradientNorm: 0, kl: 0, entropy: 0, importance: 0, valueLoss: 0, minibatches: 0, steps: 0, skippedSteps: 0 };
+  const totals = emptyUpdateTotals();
   const epochs = configuration.algorithm === "reinforce" ? 1 : configuration.epochs;
   const longest = Math.max(1, ...trained.map((record) => record.completionTokenIds.length));
   const lossConfiguration = { ...configuration.loss, objective: configuration.algorithm === "reinforce" ? ("reinforce" as const) : ("clipped" as const) };
@@ -139,27 +137,7 @@ export async function trainOnBatch(records: readonly TrainingRecord[], options: 
     }
   }
 
-  const trainedTokens = engineFlat.length;
-  const perMinibatch = (total: number) => total / Math.max(totals.minibatches, 1);
-  return {
-    reward: mean(trained.map((record) => record.reward)),
-    klToReference: perMinibatch(totals.kl),
-    entropy: perMinibatch(totals.entropy),
-    clipFraction: perMinibatch(totals.clipFraction),
-    gradientNorm: totals.gradientNorm / Math.max(totals.steps, 1),
-    responseLength: trainedTokens / trained.length,
-    zeroAdvantageGroups: zeroAdvantageGroupShare(trained),
-    mismatchKl: mismatchKl(engineFlat, concatenateArrays(oldLogprobs)),
-    importanceWeight: perMinibatch(totals.importance),
-    trainedRecords: trained.length,
-    trainedTokens,
-    skippedRecords: selected.skipped,
-    valueLoss: valueHead ? perMinibatch(totals.valueLoss) : null,
-    skippedUpdate: false,
-    optimizerSteps: totals.steps,
-    skippedOptimizerSteps: totals.skippedSteps,
-    elapsedMs: performance.now() - started,
-  };
+  return completedUpdateMetrics({ trained, selected, engineLogprobs: engineFlat, oldLogprobs, totals, critic: valueHead !== undefined, started });
 }
 
 /** The advantage of every trained token, and with `ppo-critic` the value targets: GAE per episode, normalised over the batch. */
@@ -208,9 +186,4 @@ export function minibatches(count: number, size: number, random: () => number): 
   const chunks: number[][] = [];
   for (let start = 0; start < count; start += size) chunks.push(order.slice(start, start + size));
   return chunks;
-}
-
-
-function mean(values: readonly number[]): number {
-  return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
 }
