@@ -1,0 +1,1 @@
+export { ExploitRecordError, KernelFileError, KernelVersionMismatchError, UnknownActionError } from "./tournament-errors.js";

@@ -1,0 +1,82 @@
+import type { Kernel } from "../kernel/kernel.js";
+import { KernelParamsSchema, type PatchableParamName } from "../kernel/kernel-schema.js";
+import type { LegalityRule } from "../kernel/legality-rules.js";
+import type { Action } from "../world/actions.js";
+import { effectiveParams } from "../world/effective-params.js";
+import { citizenById, type WorldState } from "../world/world-state.js";
+
+export type LegalityResult =
+  | { legal: true; reason: null; article: null; rule: null }
+  | { legal: false; reason: string; /** The id of the kernel article that decided. */ article: string; rule: LegalityRule };
+
+const LEGAL: LegalityResult = { legal: true, reason: null, article: null, rule: null };
+
+/**
+ * The gate: whether `action` may be applied to `state` under `kernel`. Pure —
+ * it reads its arguments only and changes none of them — so a replay's outcome
+ * depends on nothing but the transcript and the kernel text.
+ */
+export function checkLegality(state: WorldState, action: Action, kernel: Kernel): LegalityResult {
+  const reject = (rule: LegalityRule, reason: string): LegalityResult => ({ legal: false, reason, article: kernel.articleFor(rule).id, rule });
+  const actor = citizenById(state, action.actor);
+  if (actor === undefined) return reject("citizen.active", `${action.actor} is not a citizen`);
+  if (actor.status !== "active") return reject("citizen.active", `${action.actor} has exited`);
+  const onTurn = state.turnOrder[state.turnIndex];
+  if (action.actor !== onTurn) return reject("turn.order", `it is ${onTurn ?? "nobody"}'s turn, not ${action.actor}'s`);
+  const params = effectiveParams(kernel, state);
+
+  switch (action.type) {
+    case "Pass":
+      return LEGAL;
+    case "ProposeSpend":
+    case "ProposeAmendment": {
+      const open = state.proposals.filter((proposal) => proposal.proposer === action.actor && proposal.status === "open").length;
+      if (open >= params.maxOpenProposalsPerCitizen) {
+        return reject("proposal.limit", `${action.actor} already has ${open} open proposals (at most ${params.maxOpenProposalsPerCitizen})`);
+      }
+      if (action.type === "ProposeAmendment") return checkAmendment(action.changes, params.amendableParams, reject);
+      const recipient = citizenById(state, action.recipient);
+      if (recipient?.status !== "active") return reject("spend.recipient", `${action.recipient} is not an active citizen`);
+      if (action.amount * 100 > state.treasury * params.maxSpendPercentOfTreasury) {
+        return reject("spend.amount", `${action.amount} is more than ${params.maxSpendPercentOfTreasury}% of the treasury (${state.treasury})`);
+      }
+      return LEGAL;
+    }
+    case "Vote": {
+      const proposal = state.proposals.find((candidate) => candidate.id === action.proposalId);
+      if (proposal?.status !== "open") return reject("vote.open", `${action.proposalId} is not an open proposal`);
+      if (proposal.ballots.some((ballot) => ballot.citizen === action.actor)) return reject("vote.once", `${action.actor} has already voted on ${action.proposalId}`);
+      return LEGAL;
+    }
+    case "DeclareEmergency": {
+      if (state.emergency !== null) return reject("emergency.single", `an emergency declared by ${state.emergency.declaredBy} is in force`);
+      const sinceLast = state.lastEmergencyEndRound === null ? null : state.round - state.lastEmergencyEndRound;
+      if (sinceLast !== null && sinceLast < params.emergencyCooldownRounds) {
+        return reject("emergency.cooldown", `the last emergency ended ${sinceLast} round(s) ago; ${params.emergencyCooldownRounds} must pass`);
+      }
+      return LEGAL;
+    }
+    case "EndEmergency":
+      if (state.emergency === null) return reject("emergency.end", "no emergency is in force");
+      if (state.emergency.declaredBy !== action.actor) return reject("emergency.end", `only ${state.emergency.declaredBy}, who declared it, may end the emergency`);
+      return LEGAL;
+    case "Exit":
+      if (actor.exitQueuedRound !== null) return reject("exit.pending", `${action.actor}'s exit is already queued`);
+      return LEGAL;
+  }
+}
+
+function checkAmendment(
+  changes: Record<string, number | boolean>,
+  amendable: readonly string[],
+  reject: (rule: LegalityRule, reason: string) => LegalityResult,
+): LegalityResult {
+  const names = Object.keys(changes).sort();
+  if (names.length === 0) return reject("amendment.scope", "an amendment changes at least one parameter");
+  for (const name of names) {
+    if (!amendable.includes(name)) return reject("amendment.scope", `${name} is not amendable (amendable: ${amendable.join(", ") || "none"})`);
+    const allowed = KernelParamsSchema.shape[name as PatchableParamName].safeParse(changes[name]);
+    if (!allowed.success) return reject("amendment.scope", `${name} = ${JSON.stringify(changes[name])} is outside what the constitution allows`);
+  }
+  return LEGAL;
+}
