@@ -1,0 +1,129 @@
+import { z } from "zod";
+import type { EpisodeContext } from "../../core/episodes/episode-context.js";
+import { Episode } from "../../core/episodes/episode.js";
+import { InvalidInputError } from "../../core/errors.js";
+import type { JsonObject } from "../../core/json.js";
+import { parseInput } from "../../core/parse-input.js";
+import { RoleSchema, type Role } from "../../core/schemas/role.js";
+import { agentStream } from "../agents/agent-stream.js";
+import { HonestAgent } from "../agents/honest-agent.js";
+import { LlmCitizenAgent } from "../agents/llm/llm-citizen-agent.js";
+import type { TournamentAgent } from "../agents/tournament-agent.js";
+import { detectCaptures } from "../detectors/detect-captures.js";
+import type { Kernel } from "../kernel/kernel.js";
+import { playRounds } from "../play/play-rounds.js";
+import { eventLogHash } from "../replay/canonical-json.js";
+import { CitizenIdSchema } from "../world/actions.js";
+import { TournamentEnvironment } from "../world/tournament-environment.js";
+import { captureScore, worstOffShare } from "./citizen-outcome.js";
+import { TournamentRoleSchema, roleGoal } from "./tournament-role.js";
+import { TournamentVerifier } from "./tournament-verifier.js";
+
+export const TournamentEpisodeOptionsSchema = z.strictObject({
+  /** Rounds each episode plays. Default 2. */
+  rounds: z.int().min(1).max(50).default(2),
+  /** Citizens in the world (`c0 …`). Default 5. */
+  citizens: z.int().min(2).max(100).default(5),
+  /** Factions (citizen i in `f(i mod factions)`). Default 2. */
+  factions: z.int().min(1).max(100).default(2),
+  /** Whole units in the treasury at the start. Default 1000. */
+  initialTreasury: z.int().min(0).max(1e12).default(1000),
+  /** The citizens the policy plays, each its own Role (the role id is the citizen id); the others are scripted honest agents. Default `["c0"]`. */
+  llmCitizens: z.array(CitizenIdSchema).min(1).default(["c0"]),
+  /** What the LLM citizens play for: `honest` (worst-off first) or `red:<objective>` (a capture objective, the LLM citizens the red team). Default `honest`. */
+  role: TournamentRoleSchema.prefault("honest"),
+  /** Tries per turn, as in playRounds; after this many refusals (or invalid outputs) the citizen passes. Default 2. */
+  maxAttemptsPerTurn: z.int().min(1).max(10).default(2),
+  /** Tokens per action (an action is 40–90 bytes of JSON; the bundled base has one token per byte). Default 96. */
+  maxTokens: z.int().min(8).default(96),
+  /** Reward taken off per action of the citizen the gate refused. Default 0.1. */
+  rejectionPenalty: z.number().min(0).default(0.1),
+});
+export type TournamentEpisodeOptions = z.input<typeof TournamentEpisodeOptionsSchema>;
+
+const TournamentArtifactSchema = z.strictObject({
+  /** The world's seed: the turn orders and every scripted citizen's stream (episode index 0). */
+  seed: z.int().min(0).max(2 ** 31 - 1),
+});
+export type TournamentArtifact = z.infer<typeof TournamentArtifactSchema>;
+
+/** A played tournament and the LLM citizens' agents. */
+export interface TournamentEpisodeState {
+  world: TournamentEnvironment;
+  llmAgents: Readonly<Record<string, LlmCitizenAgent>>;
+}
+
+/**
+ * A tournament as an Episode: one or more LLM citizens (Roles) play `rounds`
+ * rounds beside scripted honest citizens, every action through the legality
+ * gate with playRounds' retries. A refused LLM action keeps its Step and is
+ * counted. Each LLM citizen's reward is its outcome — the worst-off share
+ * for an honest one, the red team's capture score for a red one — less
+ * `rejectionPenalty` per refusal. The world and the scripted citizens depend
+ * only on the artifact's seed, so a GRPO group (one seed) compares the
+ * policy's play in the same world.
+ */
+export class TournamentEpisode extends Episode<TournamentArtifact, TournamentEpisodeState> {
+  readonly type = "tournament";
+  readonly roles: readonly Role[];
+  readonly verifier: TournamentVerifier;
+  protected readonly artifactSchema = TournamentArtifactSchema;
+  private readonly options: z.output<typeof TournamentEpisodeOptionsSchema>;
+
+  constructor(
+    readonly kernel: Kernel,
+    options: TournamentEpisodeOptions = {},
+  ) {
+    super();
+    this.options = parseInput(TournamentEpisodeOptionsSchema, options, { fieldName: (path) => `tournament.${path.map(String).join(".")}` });
+    const { llmCitizens, citizens } = this.options;
+    for (const [index, citizen] of llmCitizens.entries()) {
+      if (Number(citizen.slice(1)) >= citizens) throw new InvalidInputError(`tournament.llmCitizens[${index}]`, `a citizen of the world (c0 … c${citizens - 1}); raise citizens or name another`, citizen);
+      if (llmCitizens.indexOf(citizen) !== index) throw new InvalidInputError(`tournament.llmCitizens[${index}]`, "each citizen once", citizen);
+    }
+    this.roles = llmCitizens.map((id) => RoleSchema.parse({ id, sampler: { maxTokens: this.options.maxTokens } }));
+    this.verifier = new TournamentVerifier({ rejectionPenalty: this.options.rejectionPenalty });
+  }
+
+  async rollout(context: EpisodeContext, artifact: TournamentArtifact): Promise<TournamentEpisodeState> {
+    const { rounds, citizens, factions, initialTreasury, llmCitizens, role, maxAttemptsPerTurn } = this.options;
+    const world = new TournamentEnvironment(this.kernel, { numCitizens: citizens, factions, initialTreasury, seed: artifact.seed });
+    const llmAgents: Record<string, LlmCitizenAgent> = {};
+    const agents: Record<string, TournamentAgent> = {};
+    for (const citizen of world.citizens()) {
+      if (llmCitizens.includes(citizen)) agents[citizen] = llmAgents[citizen] = new LlmCitizenAgent(context, { roleId: citizen, rounds, goal: roleGoal(role) });
+      else agents[citizen] = new HonestAgent(agentStream(artifact.seed, 0, citizen));
+    }
+    await playRounds(world, agents, { untilRound: rounds, maxAttemptsPerTurn });
+    return { world, llmAgents };
+  }
+
+  /** Per LLM citizen: its outcome, submissions, refusals and invalid outputs; and the world's summary (findings, event-log hash). */
+  finalize(state: TournamentEpisodeState, artifact: TournamentArtifact): JsonObject {
+    const { world, llmAgents } = state;
+    const { role, llmCitizens } = this.options;
+    const context = { kernel: this.kernel, world: world.config, redTeam: role.kind === "red" ? llmCitizens : [] };
+    const outcome = role.kind === "honest" ? worstOffShare(world.state) : captureScore(role.objective, world.events, context);
+    const citizens: JsonObject = {};
+    for (const citizen of llmCitizens) {
+      const agent = llmAgents[citizen] as LlmCitizenAgent;
+      citizens[citizen] = {
+        outcome,
+        submitted: world.actions.filter((action) => action.actor === citizen).length,
+        rejected: world.events.filter((event) => event.type === "rejected" && event.action.actor === citizen).length,
+        calls: agent.tally.calls,
+        invalid: agent.tally.invalid,
+      };
+    }
+    return {
+      seed: artifact.seed,
+      kernelVersion: this.kernel.version,
+      role: role.kind === "honest" ? "honest" : `red:${role.objective}`,
+      roundsPlayed: world.turn,
+      worstOffShare: worstOffShare(world.state),
+      findings: detectCaptures(world.events, { ...context, redTeam: llmCitizens }).map((finding) => finding.objective),
+      eventLogHash: eventLogHash(world.events),
+      citizens,
+    };
+  }
+}
