@@ -116,7 +116,7 @@ export class TournamentEnvironment {
   /** An independent copy in the same position (for searches that try moves). */
   clone(): TournamentEnvironment {
     const copy = Object.create(TournamentEnvironment.prototype) as TournamentEnvironment;
-    Object.assign(copy, { kernel: this.kernel, config: this.config, worldState: structuredClone(this.worldState), log: [...this.log], submitted: [...this.submitted] });
+    Object.assign(copy, { kernel: this.kernel, config: this.config, worldState: copyWorldState(this.worldState), log: [...this.log], submitted: [...this.submitted] });
     return copy;
   }
 
@@ -246,6 +246,22 @@ export class TournamentEnvironment {
     recipient.balance += proposal.amount;
     this.emit({ type: "spend_paid", proposalId: proposal.id, recipient: recipient.id, amount: proposal.amount });
   }
+}
+
+/**
+ * A deep copy of everything `apply`, `endRound` and `tally` change in place
+ * (citizens, proposals and their ballots, the turn order); a search clones
+ * for every move it tries, and structuredClone cost it most of its time.
+ */
+function copyWorldState(state: WorldState): WorldState {
+  return {
+    ...state,
+    turnOrder: [...state.turnOrder],
+    citizens: state.citizens.map((citizen) => ({ ...citizen })),
+    proposals: state.proposals.map((proposal) => (proposal.kind === "spend" ? { ...proposal, ballots: proposal.ballots.map((ballot) => ({ ...ballot })) } : { ...proposal, ballots: proposal.ballots.map((ballot) => ({ ...ballot })), changes: { ...proposal.changes } })),
+    emergency: state.emergency === null ? null : { ...state.emergency },
+    paramOverrides: { ...state.paramOverrides },
+  };
 }
 
 function sortedChanges(changes: Record<string, number | boolean>): Partial<Record<PatchableParamName, number | boolean>> {
