@@ -34,8 +34,8 @@ export const TournamentEpisodeOptionsSchema = z.strictObject({
   role: TournamentRoleSchema.prefault("honest"),
   /** Tries per turn, as in playRounds; after this many refusals (or invalid outputs) the citizen passes. Default 2. */
   maxAttemptsPerTurn: z.int().min(1).max(10).default(2),
-  /** Tokens per action (an action is 40–90 bytes of JSON; the bundled base has one token per byte). Default 96. */
-  maxTokens: z.int().min(8).default(96),
+  /** Tokens per action (an action is 40–100 bytes of compact JSON, a few optional spaces more; the bundled base has one token per byte). Default 112. */
+  maxTokens: z.int().min(8).default(112),
   /** Reward taken off per action of the citizen the gate refused. Default 0.1. */
   rejectionPenalty: z.number().min(0).default(0.1),
 });
