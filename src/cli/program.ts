@@ -33,7 +33,7 @@ import { registerTournamentCommand } from "./commands/tournament-command.js";
 const BAD_INPUT_ERRORS = [InvalidInputError, EnvironmentModuleError, EpisodeModuleError, CorruptJsonlError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError, PrmModelError, PoolDefaultError];
 
 /** Every command module, in the order `--help` lists them. */
-const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand, registerTrainCommand, registerTrainCompareCommand, registerPrmCommands, registerTournamentCommand, registerBenchCommands];
+const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand, registerTrainCommand, registerTrainCompareCommand, registerPrmCommands, registerTournamentCommand, registerBenchCommands, registerReplayCommand, registerExploitsCommands];
 
 export interface MainOptions {
   io: CliIo;
