@@ -8,6 +8,7 @@ import type { GenerateResult } from "../../core/schemas/generate-result.js";
 import { TournamentRoleTextSchema } from "../../tournament/episode/tournament-role.js";
 import { CitizenIdSchema } from "../../tournament/world/actions.js";
 import type { Environment } from "../environment.js";
+import { evaluateTournament } from "./evaluate-tournament.js";
 import { tournamentEpisodeModule } from "./tournament-episodes.js";
 
 /** The package's `kernels/constitution-0.1.0.yaml` (this file is src/environments/tournament/ in the source, dist/src/… when built). */
@@ -28,7 +29,7 @@ export const TournamentEnvironmentOptionsSchema = z.strictObject({
   llmCitizens: z.array(CitizenIdSchema).min(1).default(["c0"]),
   /** `honest` (rewarded by the worst-off citizen's share) or `red:<objective>` (by the capture score of treasury-drain, faction-suppression, emergency-overstay or exit-blocking). Default `honest`. */
   role: TournamentRoleTextSchema.default("honest"),
-  /** World seeds the steps draw from (0 … seeds−1). Default 64. */
+  /** World seeds the steps draw from (0 … seeds−1); the evaluation plays the ones after. Default 64. */
   seeds: z.int().min(1).default(64),
   /** Seeds per step. Default 4. */
   prompts: z.int().min(1).default(4),
@@ -40,6 +41,8 @@ export const TournamentEnvironmentOptionsSchema = z.strictObject({
   maxTokens: z.int().min(8).default(112),
   /** Reward taken off per refused action. Default 0.1. */
   rejectionPenalty: z.number().min(0).default(0.1),
+  /** Held-out episodes per evaluation (greedy, on seeds after the training ones): the share played without a refusal or invalid output. Default 16. */
+  evaluateEpisodes: z.int().min(1).default(16),
   /** Sampling temperature of the LLM citizens. Default 1. */
   temperature: z.number().min(0).default(1),
 })
@@ -63,13 +66,17 @@ const TOURNAMENT = "tournament";
  */
 export function createTournamentEnvironment(options?: JsonValue): Environment {
   const parsed = parseInput(TournamentEnvironmentOptionsSchema, options ?? {}, { fieldName: (path) => `environment.${path.map(String).join(".")}` });
-  const { kernel, seeds, prompts, groupSize, temperature, ...episode } = parsed;
+  const { kernel: kernelOption, seeds, prompts, groupSize, temperature, evaluateEpisodes, ...episode } = parsed;
+  // Absolute, so that pool workers and a resumed run read the same file.
+  const kernel = kernelOption === undefined ? defaultKernelPath() : resolve(kernelOption);
+  const heldOutSeeds = Array.from({ length: evaluateEpisodes }, (_, index) => seeds + index);
   return {
     name: TOURNAMENT,
-    episodes: tournamentEpisodeModule({ kernel: kernel ?? defaultKernelPath(), episode }),
+    episodes: tournamentEpisodeModule({ kernel, episode }),
     stores: { [TOURNAMENT]: ArtifactStore.of(Array.from({ length: seeds }, (_, seed) => ({ seed })), { capacity: seeds }) },
     plan: [{ episodeType: TOURNAMENT, count: prompts, groupSize }],
     samplerDefaults: { temperature, maxTokens: parsed.maxTokens },
+    evaluate: (client) => evaluateTournament(client, { kernel, episode, seeds: heldOutSeeds }),
     summarise: tournamentStepSummary,
   };
 }
