@@ -1,5 +1,7 @@
 #include "ggml-policy.h"
 
+#include "ggml-backward-products.h"
+
 #include <cfloat>
 #include <cmath>
 #include <stdexcept>
@@ -120,7 +122,7 @@ std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::buildChunk(const GgmlChunk& chu
   if (gradients && !configuration.trainable) throw std::invalid_argument("this policy was loaded for forward passes only (trainable: false)");
   const size_t size = graphSize();
   auto state = std::make_unique<Pending>(ggml);
-  state->context = newGraphContext(ggml, size, 4);
+  state->context = newGraphContext(ggml, size, 5);
   ggml_context* context = state->context;
   state->graph = buildGgmlForwardGraph(ggml, context, weights, configuration, chunk, entropy);
   const GgmlForwardGraph& graph = state->graph;
@@ -157,6 +159,7 @@ std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::buildChunk(const GgmlChunk& chu
     }
     state->lossGradient = ggml.ggml_graph_get_grad_acc(full, loss);
     if (state->lossGradient == nullptr) throw std::runtime_error("ggml built no gradient for the loss");
+    full = fastBackwardProducts(ggml, context, full, state->forwardNodes, size);
   }
   // Built on the matrices out_prod can read; the forward products then read the engine's copies.
   patchForwardProducts(ggml, weights, full, state->forwardNodes);

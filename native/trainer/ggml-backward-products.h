@@ -1,0 +1,292 @@
+// The backward pass's products, faster than ggml CPU's OUT_PROD. ggml_build_backward_expand
+// takes both gradients of every product as out_prod — the weight's, out_prod(x, dy), and the
+// input's, out_prod(W, dyᵀ) — and the CPU's out_prod is a loop of vector multiply-adds over one
+// row of the result at a time: ~70% of a medium full-weight step (forward products ~20%).
+// Header-only (included by ggml-policy.cpp).
+#pragma once
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include "../ggml-library.h"
+
+namespace ggml_out_product {
+
+#if defined(__x86_64__)
+
+/** Rows of a (the result's first dimension) per tile: four AVX-512 vectors. */
+constexpr int64_t TILE_ROWS = 64;
+/** Columns of the result per tile: 4 × 6 accumulators leave registers for the operands. */
+constexpr int COLUMNS = 6;
+/** Steps of the summed dimension per pass over a tile: 64 rows × 128 steps of a (32 KiB) stay in L1. */
+constexpr int64_t DEPTH = 128;
+/** Result columns per job (the unit threads share): a multiple of COLUMNS. */
+constexpr int64_t JOB_COLUMNS = 48;
+
+/**
+ * result[i, c] (+)= Σ_{k ∈ [k0, k1)} a[i, k] · b[c, k] for a tile of `Vectors` × 16 rows (the last
+ * vector masked by `lastMask`) and `Columns` columns. Each sum runs over k in order with one fused
+ * multiply-add a step, as ggml's out_prod does. Strides in floats (a, result) and bytes (b: any layout).
+ */
+template <int Vectors, int Columns>
+__attribute__((target("avx512f"))) void tile(const float* a, int64_t aStep, const char* b, size_t bColumn, size_t bStep, float* result,
+                                             int64_t resultColumn, int64_t k0, int64_t k1, bool first, __mmask16 lastMask) {
+  __m512 sums[Vectors][Columns];
+#pragma GCC unroll 8
+  for (int column = 0; column < Columns; column++) {
+#pragma GCC unroll 4
+    for (int vector = 0; vector < Vectors; vector++) {
+      const float* at = result + column * resultColumn + vector * 16;
+      sums[vector][column] = first ? _mm512_setzero_ps() : (vector == Vectors - 1 ? _mm512_maskz_loadu_ps(lastMask, at) : _mm512_loadu_ps(at));
+    }
+  }
+  for (int64_t k = k0; k < k1; k++) {
+    const float* ak = a + k * aStep;
+    __m512 values[Vectors];
+#pragma GCC unroll 4
+    for (int vector = 0; vector < Vectors; vector++) {
+      values[vector] = vector == Vectors - 1 ? _mm512_maskz_loadu_ps(lastMask, ak + vector * 16) : _mm512_loadu_ps(ak + vector * 16);
+    }
+    const char* bk = b + static_cast<size_t>(k) * bStep;
+#pragma GCC unroll 8
+    for (int column = 0; column < Columns; column++) {
+      float scalar;
+      std::memcpy(&scalar, bk + column * bColumn, sizeof(float));
+      const __m512 broadcast = _mm512_set1_ps(scalar);
+#pragma GCC unroll 4
+      for (int vector = 0; vector < Vectors; vector++) sums[vector][column] = _mm512_fmadd_ps(values[vector], broadcast, sums[vector][column]);
+    }
+  }
+#pragma GCC unroll 8
+  for (int column = 0; column < Columns; column++) {
+#pragma GCC unroll 4
+    for (int vector = 0; vector < Vectors; vector++) {
+      float* at = result + column * resultColumn + vector * 16;
+      if (vector == Vectors - 1) {
+        _mm512_mask_storeu_ps(at, lastMask, sums[vector][column]);
+      } else {
+        _mm512_storeu_ps(at, sums[vector][column]);
+      }
+    }
+  }
+}
+
+using TileFunction = void (*)(const float*, int64_t, const char*, size_t, size_t, float*, int64_t, int64_t, int64_t, bool, __mmask16);
+
+template <int Vectors>
+constexpr TileFunction tileFor(int columns) {
+  switch (columns) {
+    case 1: return tile<Vectors, 1>;
+    case 2: return tile<Vectors, 2>;
+    case 3: return tile<Vectors, 3>;
+    case 4: return tile<Vectors, 4>;
+    case 5: return tile<Vectors, 5>;
+    default: return tile<Vectors, 6>;
+  }
+}
+
+inline TileFunction tileFor(int vectors, int columns) {
+  switch (vectors) {
+    case 1: return tileFor<1>(columns);
+    case 2: return tileFor<2>(columns);
+    case 3: return tileFor<3>(columns);
+    default: return tileFor<4>(columns);
+  }
+}
+
+/**
+ * ggml_custom_op_t: dst = out_prod(src[0], src[1]) — dst[i, j, i2, i3] = Σ_k a[i, k, i2 / (ne2 / a.ne2),
+ * i3 / (ne3 / a.ne3)] · b[j, k, i2, i3] — over jobs of 64 rows × 48 columns shared among the threads.
+ */
+inline void compute(ggml_tensor* dst, int ith, int nth, void*) {
+  const ggml_tensor* a = dst->src[0];
+  const ggml_tensor* b = dst->src[1];
+  const int64_t rows = dst->ne[0];
+  const int64_t columns = dst->ne[1];
+  const int64_t depth = a->ne[1];
+  const int64_t rowTiles = (rows + TILE_ROWS - 1) / TILE_ROWS;
+  const int64_t columnJobs = (columns + JOB_COLUMNS - 1) / JOB_COLUMNS;
+  const int64_t batches = dst->ne[2] * dst->ne[3];
+  const int64_t jobs = batches * rowTiles * columnJobs;
+  const int64_t aStep = static_cast<int64_t>(a->nb[1] / sizeof(float));
+  const int64_t resultColumn = static_cast<int64_t>(dst->nb[1] / sizeof(float));
+  for (int64_t job = ith; job < jobs; job += nth) {
+    const int64_t columnJob = job % columnJobs;
+    const int64_t rowTile = job / columnJobs % rowTiles;
+    const int64_t batch = job / columnJobs / rowTiles;
+    const int64_t i2 = batch % dst->ne[2];
+    const int64_t i3 = batch / dst->ne[2];
+    const int64_t row = rowTile * TILE_ROWS;
+    const int64_t tileRows = std::min(TILE_ROWS, rows - row);
+    const int vectors = static_cast<int>((tileRows + 15) / 16);
+    const int64_t lastRows = tileRows - 16 * (vectors - 1);
+    const auto lastMask = static_cast<__mmask16>(lastRows == 16 ? 0xFFFF : (1u << lastRows) - 1);
+    const float* aTile = reinterpret_cast<const float*>(static_cast<const char*>(a->data) + (i2 / (dst->ne[2] / a->ne[2])) * a->nb[2] +
+                                                        (i3 / (dst->ne[3] / a->ne[3])) * a->nb[3]) + row;
+    const char* bBatch = static_cast<const char*>(b->data) + i2 * b->nb[2] + i3 * b->nb[3];
+    float* resultTile = reinterpret_cast<float*>(static_cast<char*>(dst->data) + i2 * dst->nb[2] + i3 * dst->nb[3]) + row;
+    const int64_t firstColumn = columnJob * JOB_COLUMNS;
+    const int64_t endColumn = std::min(columns, firstColumn + JOB_COLUMNS);
+    for (int64_t k0 = 0; k0 < depth; k0 += DEPTH) {
+      const int64_t k1 = std::min(depth, k0 + DEPTH);
+      for (int64_t column = firstColumn; column < endColumn; column += COLUMNS) {
+        const int count = static_cast<int>(std::min<int64_t>(COLUMNS, endColumn - column));
+        tileFor(vectors, count)(aTile, aStep, bBatch + column * b->nb[0], b->nb[0], b->nb[1], resultTile + column * resultColumn, resultColumn, k0, k1,
+                                k0 == 0, lastMask);
+      }
+    }
+  }
+}
+
+#endif
+
+/** ggml_custom_4d of the bound ggml, or null when this ggml or CPU cannot run the kernel (no AVX-512). */
+inline decltype(&ggml_custom_4d) customOperation(const GgmlLibrary& ggml) {
+#if defined(__x86_64__)
+  static std::once_flag once;
+  static decltype(&ggml_custom_4d) resolved = nullptr;
+  std::call_once(once, [&ggml]() {
+    if (!__builtin_cpu_supports("avx512f")) return;
+    void* handle = dlopen(ggml.path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (handle != nullptr) resolved = reinterpret_cast<decltype(&ggml_custom_4d)>(dlsym(handle, "ggml_custom_4d"));
+  });
+  return resolved;
+#else
+  (void)ggml;
+  return nullptr;
+#endif
+}
+
+/** Whether `node` is an f32 out_prod the kernel computes (a's rows contiguous, the result contiguous). */
+inline bool handles(const ggml_tensor* node) {
+  if (node->op != GGML_OP_OUT_PROD) return false;
+  const ggml_tensor* a = node->src[0];
+  const ggml_tensor* b = node->src[1];
+  if (node->type != GGML_TYPE_F32 || a->type != GGML_TYPE_F32 || b->type != GGML_TYPE_F32) return false;
+  if (a->nb[0] != sizeof(float) || a->nb[1] % sizeof(float) != 0 || node->nb[0] != sizeof(float) || node->nb[1] % sizeof(float) != 0) return false;
+  return node->ne[2] % a->ne[2] == 0 && node->ne[3] % a->ne[3] == 0 && a->ne[1] == b->ne[1];
+}
+
+}  // namespace ggml_out_product
+
+/**
+ * Makes every f32 OUT_PROD among `graph`'s nodes [begin, end) compute by ggml_out_product::compute (a
+ * GGML_OP_CUSTOM on the same operands, same shape; the policy computes on ggml's CPU backend, which
+ * runs custom operations on its own threads). Returns false, changing nothing, where the kernel cannot
+ * run (not x86 with AVX-512, or a ggml without ggml_custom_4d). Each sum runs in ggml's order, so the
+ * gradients are ggml's own: the medium step's gradient norm came out bit for bit the same.
+ */
+inline bool useOutProductKernel(const GgmlLibrary& ggml, ggml_context* context, ggml_cgraph* graph, int begin, int end) {
+#if defined(__x86_64__)
+  const auto custom = ggml_out_product::customOperation(ggml);
+  if (custom == nullptr) return false;
+  ggml_tensor* pattern = nullptr;
+  for (int index = begin; index < end; index++) {
+    ggml_tensor* node = ggml.ggml_graph_node(graph, index);
+    if (!ggml_out_product::handles(node)) continue;
+    // A custom node's op and parameters (the kernel, its task count), copied onto the out_prod node:
+    // the node keeps its operands, shape and readers.
+    if (pattern == nullptr) pattern = custom(context, GGML_TYPE_F32, 1, 1, 1, 1, nullptr, 0, ggml_out_product::compute, GGML_N_TASKS_MAX, nullptr);
+    node->op = pattern->op;
+    std::memcpy(node->op_params, pattern->op_params, sizeof(node->op_params));
+  }
+  return true;
+#else
+  (void)ggml, (void)context, (void)graph, (void)begin, (void)end;
+  return false;
+#endif
+}
+
+namespace ggml_out_product {
+
+inline bool contiguousF32(const ggml_tensor* tensor) {
+  if (tensor->type != GGML_TYPE_F32 || tensor->nb[0] != sizeof(float)) return false;
+  for (int dimension = 1; dimension < GGML_MAX_DIMS; dimension++) {
+    if (tensor->nb[dimension] != tensor->nb[dimension - 1] * static_cast<size_t>(tensor->ne[dimension - 1])) return false;
+  }
+  return true;
+}
+
+/**
+ * Where the kernel cannot run: `graph` with every f32 OUT_PROD of its backward pass (nodes from
+ * `begin`) turned into the MUL_MAT of its operands' transposes, in the same order otherwise (medium,
+ * 1 thread: 959 → 1,150 tokens/s; the kernel ~2,000). out_prod(a, b)[i, j] = Σₖ a[i, k]·b[j, k] is
+ * mul_mat(aᵀ, bᵀ) with aᵀ, bᵀ contiguous copies (an operand that is itself a transposed view of a
+ * contiguous tensor is read as that tensor, no copy; a copy serves every product that reads it), with
+ * the same broadcast over dimensions 2 and 3; the sums only change order. Frozen matrices (a LoRA's
+ * base) keep their out_prod: a transposed copy of each would add its size to the compute buffer.
+ */
+inline ggml_cgraph* backwardProductsAsMulMat(const GgmlLibrary& ggml, ggml_context* context, ggml_cgraph* graph, int begin, size_t graphSize) {
+  const int count = ggml.ggml_graph_n_nodes(graph);
+  std::map<ggml_tensor*, ggml_tensor*> transposes;
+  std::set<const ggml_tensor*> orphans;
+  auto transposed = [&](ggml_tensor* operand) -> ggml_tensor* {
+    if (operand->op == GGML_OP_TRANSPOSE && contiguousF32(operand->src[0])) {
+      orphans.insert(operand);
+      return operand->src[0];
+    }
+    const auto found = transposes.find(operand);
+    if (found != transposes.end()) return found->second;
+    ggml_tensor* copy = ggml.ggml_cont(context, ggml.ggml_permute(context, operand, 1, 0, 2, 3));
+    transposes.emplace(operand, copy);
+    return copy;
+  };
+  auto copyable = [](const ggml_tensor* operand) {
+    const bool frozenLeaf = operand->op == GGML_OP_NONE && (operand->flags & GGML_TENSOR_FLAG_PARAM) == 0;
+    return operand->type == GGML_TYPE_F32 && !frozenLeaf;
+  };
+  bool changed = false;
+  for (int index = begin; index < count; index++) {
+    ggml_tensor* node = ggml.ggml_graph_node(graph, index);
+    if (node->op != GGML_OP_OUT_PROD || node->type != GGML_TYPE_F32 || !copyable(node->src[0]) || !copyable(node->src[1])) continue;
+    ggml_tensor* a = transposed(node->src[0]);
+    ggml_tensor* b = transposed(node->src[1]);
+    node->op = GGML_OP_MUL_MAT;
+    node->src[0] = a;
+    node->src[1] = b;
+    changed = true;
+  }
+  if (!changed) return graph;
+  // A transposed view that only an out_prod read is read by none now: left out, it would hold its source's memory.
+  for (int index = begin; index < count; index++) {
+    ggml_tensor* node = ggml.ggml_graph_node(graph, index);
+    for (ggml_tensor* source : node->src) orphans.erase(source);
+  }
+  // The same nodes in the same order, each new copy just before its first reader (expanding a node adds its
+  // unvisited parents first); the leaves are collected again.
+  ggml_cgraph* rewritten = ggml.ggml_new_graph_custom(context, graphSize, false);
+  for (int index = 0; index < count; index++) {
+    ggml_tensor* node = ggml.ggml_graph_node(graph, index);
+    if (orphans.count(node) == 0) ggml.ggml_build_forward_expand(rewritten, node);
+  }
+  // The forward pass is computed as the first `begin` nodes: they must not have moved.
+  for (int index = 0; index < begin; index++) {
+    if (ggml.ggml_graph_node(rewritten, index) != ggml.ggml_graph_node(graph, index)) throw std::logic_error("the backward products' rewrite moved a forward node");
+  }
+  return rewritten;
+}
+
+}  // namespace ggml_out_product
+
+/**
+ * The graph to compute: its backward pass's f32 out_prods (nodes from `begin`) computed by our kernel
+ * where it runs (the same graph), else as ggml's mul_mat of transposed copies (a new graph of the
+ * same nodes, the copies among them). The forward nodes stay the first `begin`, unchanged.
+ */
+inline ggml_cgraph* fastBackwardProducts(const GgmlLibrary& ggml, ggml_context* context, ggml_cgraph* graph, int begin, size_t graphSize) {
+  if (useOutProductKernel(ggml, context, graph, begin, ggml.ggml_graph_n_nodes(graph))) return graph;
+  return ggml_out_product::backwardProductsAsMulMat(ggml, context, graph, begin, graphSize);
+}
