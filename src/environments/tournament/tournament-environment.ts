@@ -5,6 +5,7 @@ import { ArtifactStore } from "../../arena/artifact-store.js";
 import type { JsonValue } from "../../core/json.js";
 import { parseInput } from "../../core/parse-input.js";
 import type { GenerateResult } from "../../core/schemas/generate-result.js";
+import { CAPTURE_OBJECTIVES } from "../../tournament/detectors/capture-objectives.js";
 import { TournamentRoleTextSchema } from "../../tournament/episode/tournament-role.js";
 import { CitizenIdSchema } from "../../tournament/world/actions.js";
 import type { Environment } from "../environment.js";
@@ -35,6 +36,8 @@ export const TournamentEnvironmentOptionsSchema = z.strictObject({
   prompts: z.int().min(1).default(4),
   /** Episodes per seed: the GRPO group, one world played several times. Default 4. */
   groupSize: z.int().min(2).default(4),
+  /** A scripted red team among the other citizens, e.g. `{"objective": "treasury-drain", "citizens": ["c3", "c4"]}`. Default none (every other citizen honest). */
+  scriptedRed: z.strictObject({ objective: z.enum(CAPTURE_OBJECTIVES), citizens: z.array(CitizenIdSchema).min(1) }).optional(),
   /** Tries per turn before the citizen passes. Default 2. */
   maxAttemptsPerTurn: z.int().min(1).max(10).default(2),
   /** Tokens per action. Default 112. */
@@ -47,9 +50,10 @@ export const TournamentEnvironmentOptionsSchema = z.strictObject({
   temperature: z.number().min(0).default(1),
 })
   .superRefine((options, context) => {
-    options.llmCitizens.forEach((citizen, index) => {
-      if (Number(citizen.slice(1)) >= options.citizens) context.addIssue({ code: "custom", path: ["llmCitizens", index], message: `a citizen of the world (c0 … c${options.citizens - 1}); raise citizens or name another` });
-      else if (options.llmCitizens.indexOf(citizen) !== index) context.addIssue({ code: "custom", path: ["llmCitizens", index], message: "each citizen once" });
+    const seated = [...options.llmCitizens.map((citizen, index) => ({ citizen, path: ["llmCitizens", index] })), ...(options.scriptedRed?.citizens ?? []).map((citizen, index) => ({ citizen, path: ["scriptedRed", "citizens", index] }))];
+    seated.forEach(({ citizen, path }, index) => {
+      if (Number(citizen.slice(1)) >= options.citizens) context.addIssue({ code: "custom", path, message: `a citizen of the world (c0 … c${options.citizens - 1}); raise citizens or name another` });
+      else if (seated.findIndex((other) => other.citizen === citizen) !== index) context.addIssue({ code: "custom", path, message: "each citizen once, in one of llmCitizens and scriptedRed.citizens" });
     });
   });
 export type TournamentEnvironmentOptions = z.input<typeof TournamentEnvironmentOptionsSchema>;
@@ -60,7 +64,8 @@ const TOURNAMENT = "tournament";
  * `selfplay train --env tournament`: the policy plays one or more citizens of
  * the commons under a constitution kernel, every action strict JSON under a
  * grammar of its own citizen's actions and judged by the legality gate;
- * scripted honest agents play the rest. Each step plays `prompts` world
+ * scripted honest agents play the rest (a scripted red team some of them,
+ * with `scriptedRed`). Each step plays `prompts` world
  * seeds `groupSize` times each, so GRPO compares the policy's play in the
  * same world. Rewards: see TournamentEpisode.
  */

@@ -7,8 +7,10 @@ import { parseInput } from "../../core/parse-input.js";
 import { RoleSchema, type Role } from "../../core/schemas/role.js";
 import { agentStream } from "../agents/agent-stream.js";
 import { HonestAgent } from "../agents/honest-agent.js";
+import { createRedTeamAgent } from "../agents/red-team/create-red-team-agent.js";
 import { LlmCitizenAgent } from "../agents/llm/llm-citizen-agent.js";
 import type { TournamentAgent } from "../agents/tournament-agent.js";
+import { CAPTURE_OBJECTIVES } from "../detectors/capture-objectives.js";
 import { detectCaptures } from "../detectors/detect-captures.js";
 import type { Kernel } from "../kernel/kernel.js";
 import { playRounds } from "../play/play-rounds.js";
@@ -32,6 +34,8 @@ export const TournamentEpisodeOptionsSchema = z.strictObject({
   llmCitizens: z.array(CitizenIdSchema).min(1).default(["c0"]),
   /** What the LLM citizens play for: `honest` (worst-off first) or `red:<objective>` (a capture objective, the LLM citizens the red team). Default `honest`. */
   role: TournamentRoleSchema.prefault("honest"),
+  /** A scripted red team among the other citizens (createRedTeamAgent's policy for `objective`, each on its own seeded stream). Default none: every other citizen is honest. */
+  scriptedRed: z.strictObject({ objective: z.enum(CAPTURE_OBJECTIVES), citizens: z.array(CitizenIdSchema).min(1) }).optional(),
   /** Tries per turn, as in playRounds; after this many refusals (or invalid outputs) the citizen passes. Default 2. */
   maxAttemptsPerTurn: z.int().min(1).max(10).default(2),
   /** Tokens per action (an action is 40–100 bytes of compact JSON, a few optional spaces more; the bundled base has one token per byte). Default 112. */
@@ -55,7 +59,8 @@ export interface TournamentEpisodeState {
 
 /**
  * A tournament as an Episode: one or more LLM citizens (Roles) play `rounds`
- * rounds beside scripted honest citizens, every action through the legality
+ * rounds beside scripted honest citizens (and a scripted red team, with
+ * `scriptedRed`), every action through the legality
  * gate with playRounds' retries. A refused LLM action keeps its Step and is
  * counted. Each LLM citizen's reward is its outcome — the worst-off share
  * for an honest one, the red team's capture score for a red one — less
@@ -76,22 +81,24 @@ export class TournamentEpisode extends Episode<TournamentArtifact, TournamentEpi
   ) {
     super();
     this.options = parseInput(TournamentEpisodeOptionsSchema, options, { fieldName: (path) => `tournament.${path.map(String).join(".")}` });
-    const { llmCitizens, citizens } = this.options;
-    for (const [index, citizen] of llmCitizens.entries()) {
-      if (Number(citizen.slice(1)) >= citizens) throw new InvalidInputError(`tournament.llmCitizens[${index}]`, `a citizen of the world (c0 … c${citizens - 1}); raise citizens or name another`, citizen);
-      if (llmCitizens.indexOf(citizen) !== index) throw new InvalidInputError(`tournament.llmCitizens[${index}]`, "each citizen once", citizen);
+    const { llmCitizens, citizens, scriptedRed } = this.options;
+    const seated = [...llmCitizens.map((citizen, index) => ({ citizen, field: `tournament.llmCitizens[${index}]` })), ...(scriptedRed?.citizens ?? []).map((citizen, index) => ({ citizen, field: `tournament.scriptedRed.citizens[${index}]` }))];
+    for (const [index, { citizen, field }] of seated.entries()) {
+      if (Number(citizen.slice(1)) >= citizens) throw new InvalidInputError(field, `a citizen of the world (c0 … c${citizens - 1}); raise citizens or name another`, citizen);
+      if (seated.findIndex((other) => other.citizen === citizen) !== index) throw new InvalidInputError(field, "each citizen once, in one of llmCitizens and scriptedRed.citizens", citizen);
     }
     this.roles = llmCitizens.map((id) => RoleSchema.parse({ id, sampler: { maxTokens: this.options.maxTokens } }));
     this.verifier = new TournamentVerifier({ rejectionPenalty: this.options.rejectionPenalty });
   }
 
   async rollout(context: EpisodeContext, artifact: TournamentArtifact): Promise<TournamentEpisodeState> {
-    const { rounds, citizens, factions, initialTreasury, llmCitizens, role, maxAttemptsPerTurn } = this.options;
+    const { rounds, citizens, factions, initialTreasury, llmCitizens, role, maxAttemptsPerTurn, scriptedRed } = this.options;
     const world = new TournamentEnvironment(this.kernel, { numCitizens: citizens, factions, initialTreasury, seed: artifact.seed });
     const llmAgents: Record<string, LlmCitizenAgent> = {};
     const agents: Record<string, TournamentAgent> = {};
     for (const citizen of world.citizens()) {
       if (llmCitizens.includes(citizen)) agents[citizen] = llmAgents[citizen] = new LlmCitizenAgent(context, { roleId: citizen, rounds, goal: roleGoal(role) });
+      else if (scriptedRed?.citizens.includes(citizen)) agents[citizen] = createRedTeamAgent(scriptedRed.objective, scriptedRed.citizens, agentStream(artifact.seed, 0, citizen));
       else agents[citizen] = new HonestAgent(agentStream(artifact.seed, 0, citizen));
     }
     await playRounds(world, agents, { untilRound: rounds, maxAttemptsPerTurn });
@@ -101,7 +108,7 @@ export class TournamentEpisode extends Episode<TournamentArtifact, TournamentEpi
   /** Per LLM citizen: its outcome, submissions, refusals and invalid outputs; and the world's summary (findings, event-log hash). */
   finalize(state: TournamentEpisodeState, artifact: TournamentArtifact): JsonObject {
     const { world, llmAgents } = state;
-    const { role, llmCitizens } = this.options;
+    const { role, llmCitizens, scriptedRed } = this.options;
     const context = { kernel: this.kernel, world: world.config, redTeam: role.kind === "red" ? llmCitizens : [] };
     const outcome = role.kind === "honest" ? worstOffShare(world.state) : captureScore(role.objective, world.events, context);
     const citizens: JsonObject = {};
@@ -121,7 +128,8 @@ export class TournamentEpisode extends Episode<TournamentArtifact, TournamentEpi
       role: role.kind === "honest" ? "honest" : `red:${role.objective}`,
       roundsPlayed: world.turn,
       worstOffShare: worstOffShare(world.state),
-      findings: detectCaptures(world.events, { ...context, redTeam: llmCitizens }).map((finding) => finding.objective),
+      // Judged against every red citizen, the LLM's (when red) and the scripted team's.
+      findings: detectCaptures(world.events, { ...context, redTeam: [...context.redTeam, ...(scriptedRed?.citizens ?? [])] }).map((finding) => finding.objective),
       eventLogHash: eventLogHash(world.events),
       citizens,
     };

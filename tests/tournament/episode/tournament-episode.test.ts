@@ -92,10 +92,22 @@ describe("the tournament as an episode (scripted client)", () => {
     expect(results.map((result) => citizens(result).c0!.outcome)).toEqual([0.75, 0.5, 0.25]);
   });
 
+  it("seats a scripted red team among the others: the LLM citizen sees its emergencies, the findings judge it", async () => {
+    const pass = (request: GenerationRequest) => JSON.stringify({ type: "Pass", actor: citizenOf(request) });
+    const options: TournamentEpisodeOptions = { rounds: 5, scriptedRed: { objective: "emergency-overstay", citizens: ["c3", "c4"] } };
+    const { results, client } = await play(pass, options, [0, 1, 2]);
+    const honestOnly = await play(pass, { rounds: 5 }, [0, 1, 2]);
+    results.forEach((result, index) => expect(result.rollout.artifacts.eventLogHash).not.toBe(honestOnly.results[index]!.rollout.artifacts.eventLogHash));
+    expect(client.requests.some((request) => /\nE:c[34] since r\d/.test(request.messages.at(-1)!.content))).toBe(true);
+    expect(honestOnly.client.requests.some((request) => request.messages.at(-1)!.content.includes("\nE:"))).toBe(false);
+    for (const result of results) expect(result.rollout.artifacts.findings).toEqual(expect.any(Array));
+  });
+
   it("refuses an LLM citizen outside the world, or named twice", () => {
     expect(() => new TournamentEpisode(kernel, { citizens: 3, llmCitizens: ["c3"] })).toThrow(/tournament\.llmCitizens\[0\].*c0 … c2/);
     expect(() => new TournamentEpisode(kernel, { llmCitizens: ["c1", "c1"] })).toThrow(/llmCitizens\[1\].*once/);
     expect(() => new TournamentEpisode(kernel, { role: "red:world-domination" })).toThrow(/tournament\.role/);
+    expect(() => new TournamentEpisode(kernel, { scriptedRed: { objective: "treasury-drain", citizens: ["c1", "c0"] } })).toThrow(/tournament\.scriptedRed\.citizens\[1\].*once/);
   });
 
   it("scores worst-off first: equal holdings are 1, a citizen left behind lowers it", () => {
