@@ -1,13 +1,17 @@
 import { mkdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { InvalidInputError } from "../../core/errors.js";
 import { writeFileAtomic } from "../../core/write-file-atomic.js";
+import { writeExploitCandidate } from "../../tournament/exploits/write-exploit-candidate.js";
 import { loadKernel } from "../../tournament/kernel/load-kernel.js";
 import { formatTournamentReport } from "../../tournament/tournament/format-tournament-report.js";
-import { runTournament, type TournamentEpisode } from "../../tournament/tournament/run-tournament.js";
+import { runTournament } from "../../tournament/tournament/run-tournament.js";
+import type { TournamentEpisodeResult } from "../../tournament/tournament/tournament-episode-result.js";
+import { tournamentExploitCandidates } from "../../tournament/tournament/tournament-exploit-candidates.js";
 import type { TournamentReport } from "../../tournament/tournament/tournament-report.js";
+import { defaultRoster, RED_POLICIES } from "../../tournament/tournament/tournament-roster.js";
 import { EXIT } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { integerFlag } from "../flag-schemas.js";
@@ -24,12 +28,14 @@ export const TournamentCommandOptionsSchema = z.object({
   rounds: integerFlag(1, 1000),
   /** Output folder; default `runs/tournament-<timestamp>`. */
   out: z.string().min(1, "a folder path").optional(),
+  /** How the red team plays: `scripted` (each objective's policy) or `search` (a beam search over legal moves, stopping at its first finding). */
+  redPolicy: z.enum(RED_POLICIES, { error: `one of: ${RED_POLICIES.join(", ")}` }).default("scripted"),
   json: z.boolean().default(false),
 });
 export type TournamentCommandOptions = z.infer<typeof TournamentCommandOptionsSchema>;
 
 /** Every episode's events, one JSON object a line, each tagged with its episode. */
-function eventsJsonl(episodes: readonly TournamentEpisode[]): string {
+function eventsJsonl(episodes: readonly TournamentEpisodeResult[]): string {
   return episodes.map((episode) => episode.events.map((event) => `${JSON.stringify({ episode: episode.index, ...event })}\n`).join("")).join("");
 }
 
@@ -43,11 +49,17 @@ export async function tournamentCommand(rawOptions: unknown, { io, now }: Comman
   if (await stat(join(out, "report.json")).then(() => true, () => false)) {
     throw new InvalidInputError("--out", "a folder without a tournament report in it (choose another --out)", out);
   }
-  const { report, episodes } = await runTournament({ kernel, seed: options.seed, episodes: options.episodes, rounds: options.rounds });
+  const { report, episodes } = await runTournament({ kernel, seed: options.seed, episodes: options.episodes, rounds: options.rounds, roster: defaultRoster({ policy: options.redPolicy }) });
   await mkdir(out, { recursive: true });
   await writeFileAtomic(join(out, "events.jsonl"), eventsJsonl(episodes));
   await writeFileAtomic(join(out, "report.md"), formatTournamentReport(report));
   const candidates: string[] = [];
+  for (const { fileName, candidate } of tournamentExploitCandidates(options.seed, episodes)) {
+    const path = join(out, "exploit-candidates", fileName);
+    await mkdir(dirname(path), { recursive: true });
+    await writeExploitCandidate(path, candidate);
+    candidates.push(path);
+  }
   // report.json last: its presence says the folder is complete.
   await writeFileAtomic(join(out, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
   io.stdout(options.json ? `${JSON.stringify(report)}\n` : summary(report, out, candidates));
@@ -76,6 +88,7 @@ export function registerTournamentCommand(program: Command, context: CommandCont
     .addOption(new Option("--seed <n>", "tournament seed, an integer from 0 to 4294967295 (required)"))
     .addOption(new Option("--episodes <n>", "episodes, an integer from 1 to 10000; red objectives rotate over them").default("4"))
     .addOption(new Option("--rounds <n>", "rounds per episode, an integer from 1 to 1000").default("12"))
+    .addOption(new Option("--red-policy <policy>", `how red citizens play: ${RED_POLICIES.join(" or ")}`).default("scripted"))
     .addOption(new Option("--out <dir>", "output folder (default runs/tournament-<timestamp>)"))
     .addOption(new Option("--json", "print the report as one JSON object"))
     .action(async (flags: Record<string, unknown>) => {

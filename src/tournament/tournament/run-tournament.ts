@@ -1,18 +1,18 @@
 import { agentStream } from "../agents/agent-stream.js";
 import type { TournamentAgent } from "../agents/tournament-agent.js";
-import { detectCaptures, type CaptureFinding } from "../detectors/detect-captures.js";
+import type { CaptureObjective } from "../detectors/capture-objectives.js";
+import { detectCaptures } from "../detectors/detect-captures.js";
 import type { Kernel } from "../kernel/kernel.js";
-import { episodeMetrics, type EpisodeMetrics } from "../metrics/episode-metrics.js";
+import { episodeMetrics } from "../metrics/episode-metrics.js";
 import { playRounds } from "../play/play-rounds.js";
 import { eventLogHash } from "../replay/canonical-json.js";
-import type { Transcript } from "../replay/transcript.js";
-import type { Action } from "../world/actions.js";
-import type { TournamentEvent } from "../world/events.js";
+import { replayTranscript } from "../replay/replay-transcript.js";
+import { searchRedTeam } from "../search/search-red-team.js";
 import { TournamentEnvironment, WorldConfigSchema, type WorldConfig, type WorldConfigInput } from "../world/tournament-environment.js";
-import type { WorldState } from "../world/world-state.js";
 import { episodeWorldSeed } from "./episode-world-seed.js";
-import { honestOnlyAgentFactory, type TournamentAgentFactory } from "./tournament-agent-factory.js";
+import { defaultAgentFactory, type TournamentAgentFactory } from "./tournament-agent-factory.js";
 import { buildTournamentReport, type TournamentReport } from "./tournament-report.js";
+import type { TournamentEpisodeResult } from "./tournament-episode-result.js";
 import { defaultRoster, type EpisodeRoster, type TournamentRoster } from "./tournament-roster.js";
 import { parseInput } from "../../core/parse-input.js";
 
@@ -28,33 +28,17 @@ export interface RunTournamentOptions {
   world?: Omit<WorldConfigInput, "seed">;
   /** Who plays what in each episode. Default `defaultRoster()`: two red citizens of faction f0, objectives rotating. */
   roster?: TournamentRoster;
-  /** Makes each seat's agent. Default: HonestAgent for honest seats, and refusal of red seats. */
+  /** Makes each seat's agent in agent-played episodes. Default: HonestAgent for honest seats, the objective's scripted red policy for red ones. */
   agents?: TournamentAgentFactory;
+  /** Node budget of each search episode (searchRedTeam's nodeBudget). Default the search's own. */
+  searchNodeBudget?: number;
   /** Tries per turn before a refused citizen passes (playRounds). Default 3. */
   maxAttemptsPerTurn?: number;
 }
 
-/** One played episode, in full. */
-export interface TournamentEpisode {
-  index: number;
-  /** The world it was played in, its derived turn-order seed included. */
-  world: WorldConfig;
-  roster: EpisodeRoster;
-  /** Each citizen's agent kind (`honest`, `red:<objective>` …), in index order. */
-  agents: Record<string, string>;
-  events: readonly TournamentEvent[];
-  /** Every submission, refused ones included: replayed through the gate it gives `events` again. */
-  transcript: Transcript;
-  state: Readonly<WorldState>;
-  metrics: EpisodeMetrics;
-  /** Every detector's finding over the episode's events (the red team's objective or not). */
-  findings: CaptureFinding[];
-  eventLogHash: string;
-}
-
 export interface TournamentResult {
   report: TournamentReport;
-  episodes: TournamentEpisode[];
+  episodes: TournamentEpisodeResult[];
 }
 
 /**
@@ -65,30 +49,73 @@ export interface TournamentResult {
  */
 export async function runTournament(options: RunTournamentOptions): Promise<TournamentResult> {
   const roster = options.roster ?? defaultRoster();
-  const makeAgent = options.agents ?? honestOnlyAgentFactory;
-  const episodes: TournamentEpisode[] = [];
+  const makeAgent = options.agents ?? defaultAgentFactory;
+  const episodes: TournamentEpisodeResult[] = [];
   for (let index = 0; index < options.episodes; index++) {
     const world = parseInput(WorldConfigSchema, { ...options.world, seed: episodeWorldSeed(options.seed, index) }, { fieldName: (path) => `world.${path.map(String).join(".")}` });
     const seats = roster(index, world);
-    const environment = new TournamentEnvironment(options.kernel, world);
-    const agents: Record<string, TournamentAgent> = {};
-    for (const citizen of environment.citizens()) {
-      agents[citizen] = makeAgent({ citizen, episodeIndex: index, roster: seats, stream: agentStream(options.seed, index, citizen), kernel: options.kernel, world });
-    }
-    await playRounds(environment, agents, { untilRound: options.rounds, ...(options.maxAttemptsPerTurn !== undefined && { maxAttemptsPerTurn: options.maxAttemptsPerTurn }) });
-    const events = environment.events;
+    const played = seats.policy === "search" && seats.objective !== null ? searchEpisode(options, index, world, seats.redTeam, seats.objective) : await agentEpisode(options, makeAgent, index, world, seats);
+    const { events, state } = played;
     episodes.push({
       index,
       world,
       roster: seats,
-      agents: Object.fromEntries(Object.entries(agents).map(([citizen, agent]) => [citizen, agent.kind])),
+      agents: played.agents,
       events,
-      transcript: { kernelVersion: options.kernel.version, world, actions: [...environment.actions] as Action[] },
-      state: environment.state,
-      metrics: episodeMetrics(environment.state, events, { redTeam: seats.redTeam }),
+      transcript: played.transcript,
+      state,
+      metrics: episodeMetrics(state, events, { redTeam: seats.redTeam }),
       findings: detectCaptures(events, { kernel: options.kernel, world, redTeam: seats.redTeam }),
       eventLogHash: eventLogHash(events),
+      search: played.search,
     });
   }
   return { report: buildTournamentReport(options, episodes), episodes };
+}
+
+type PlayedEpisode = Pick<TournamentEpisodeResult, "agents" | "events" | "transcript" | "state" | "search">;
+
+/** Every citizen asked for its action on its turn, through the gate (playRounds). */
+async function agentEpisode(options: RunTournamentOptions, makeAgent: TournamentAgentFactory, index: number, world: WorldConfig, roster: EpisodeRoster): Promise<PlayedEpisode> {
+  const environment = new TournamentEnvironment(options.kernel, world);
+  const agents: Record<string, TournamentAgent> = {};
+  for (const citizen of environment.citizens()) {
+    agents[citizen] = makeAgent({ citizen, episodeIndex: index, roster, stream: agentStream(options.seed, index, citizen), kernel: options.kernel, world });
+  }
+  await playRounds(environment, agents, { untilRound: options.rounds, ...(options.maxAttemptsPerTurn !== undefined && { maxAttemptsPerTurn: options.maxAttemptsPerTurn }) });
+  return {
+    agents: Object.fromEntries(Object.entries(agents).map(([citizen, agent]) => [citizen, agent.kind])),
+    events: environment.events,
+    transcript: { kernelVersion: options.kernel.version, world, actions: [...environment.actions] },
+    state: environment.state,
+    search: null,
+  };
+}
+
+/**
+ * The search red team plays the red citizens' moves (honest citizens on the
+ * same streams a tournament gives them) for at most `rounds` rounds, stopping
+ * at its first finding; the episode is its transcript, replayed through the gate.
+ */
+function searchEpisode(options: RunTournamentOptions, index: number, world: WorldConfig, redTeam: readonly string[], objective: CaptureObjective): PlayedEpisode {
+  const result = searchRedTeam({
+    kernel: options.kernel,
+    objective,
+    redTeam,
+    seed: options.seed,
+    world,
+    episodeIndex: index,
+    maxRounds: options.rounds,
+    ...(options.searchNodeBudget !== undefined && { nodeBudget: options.searchNodeBudget }),
+    ...(options.maxAttemptsPerTurn !== undefined && { maxAttemptsPerTurn: options.maxAttemptsPerTurn }),
+  });
+  const replay = replayTranscript(result.transcript, options.kernel);
+  const citizens = Array.from({ length: world.numCitizens }, (_, citizen) => `c${citizen}`);
+  return {
+    agents: Object.fromEntries(citizens.map((citizen) => [citizen, redTeam.includes(citizen) ? `search:${objective}` : "honest"])),
+    events: replay.events,
+    transcript: result.transcript,
+    state: replay.state,
+    search: { nodesExpanded: result.nodesExpanded, roundsSearched: result.roundsSearched, progress: result.progress, found: result.finding !== null },
+  };
 }

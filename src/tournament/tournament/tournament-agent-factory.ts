@@ -1,5 +1,6 @@
 import type { RandomStream } from "../../core/random/random-stream.js";
 import { HonestAgent } from "../agents/honest-agent.js";
+import { createRedTeamAgent } from "../agents/red-team/create-red-team-agent.js";
 import type { TournamentAgent } from "../agents/tournament-agent.js";
 import type { Kernel } from "../kernel/kernel.js";
 import type { WorldConfig } from "../world/tournament-environment.js";
@@ -19,10 +20,17 @@ export interface AgentSeat {
 /** Makes the agent for a seat; honest or red is the roster's to say. */
 export type TournamentAgentFactory = (seat: AgentSeat) => TournamentAgent;
 
-/** Honest citizens play HonestAgent; red seats are refused until a red-team factory is given. */
-export const honestOnlyAgentFactory: TournamentAgentFactory = (seat) => {
-  if (seat.roster.redTeam.includes(seat.citizen)) {
-    throw new Error(`no red-team policy "${seat.roster.policy ?? "none"}" is wired for ${seat.citizen}: pass runTournament an agent factory that makes red agents`);
+/**
+ * Honest seats play HonestAgent; red seats of a `scripted` roster play the
+ * objective's scripted red-team policy (createRedTeamAgent), each member
+ * knowing the whole team. `search` rosters are not played seat by seat (the
+ * search plays the red team's moves itself), so a red seat of one is refused.
+ */
+export const defaultAgentFactory: TournamentAgentFactory = (seat) => {
+  const { roster } = seat;
+  if (!roster.redTeam.includes(seat.citizen)) return new HonestAgent(seat.stream);
+  if (roster.objective === null || roster.policy !== "scripted") {
+    throw new Error(`${seat.citizen} is on a red team with policy ${roster.policy ?? "none"} and objective ${roster.objective ?? "none"}: a seat-by-seat red agent needs policy "scripted" and an objective`);
   }
-  return new HonestAgent(seat.stream);
+  return createRedTeamAgent(roster.objective, roster.redTeam, seat.stream);
 };

@@ -3,7 +3,7 @@ import type { Kernel } from "../kernel/kernel.js";
 import { compareEpisodeMetrics } from "../metrics/compare-episode-metrics.js";
 import type { EpisodeMetrics } from "../metrics/episode-metrics.js";
 import type { WorldConfig } from "../world/tournament-environment.js";
-import type { TournamentEpisode } from "./run-tournament.js";
+import type { TournamentEpisodeResult } from "./tournament-episode-result.js";
 import type { EpisodeRoster } from "./tournament-roster.js";
 
 /** Report format version, bumped when a field changes meaning. */
@@ -35,6 +35,8 @@ export interface ReportedEpisode {
   events: number;
   /** SHA-256 of the canonical JSON of the episode's event log. */
   eventLogHash: string;
+  /** A search episode's cost in nodes (red candidate actions tried) and rounds; null for agent-played episodes. */
+  search: TournamentEpisodeResult["search"];
 }
 
 /**
@@ -65,7 +67,7 @@ interface ReportOptions {
 }
 
 /** Builds the report from played episodes. Pure; key order is fixed by construction. */
-export function buildTournamentReport(options: ReportOptions, episodes: readonly TournamentEpisode[]): TournamentReport {
+export function buildTournamentReport(options: ReportOptions, episodes: readonly TournamentEpisodeResult[]): TournamentReport {
   const articleOrder = options.kernel.articles.map((article) => article.id);
   const episodeResults = episodes.map((episode) => reportEpisode(episode, articleOrder));
   const ranking = [...episodeResults]
@@ -103,7 +105,7 @@ export function buildTournamentReport(options: ReportOptions, episodes: readonly
   };
 }
 
-function reportEpisode(episode: TournamentEpisode, articleOrder: readonly string[]): ReportedEpisode {
+function reportEpisode(episode: TournamentEpisodeResult, articleOrder: readonly string[]): ReportedEpisode {
   const rejected = new Map<string, number>();
   let roundsPlayed = 0;
   for (const event of episode.events) {
@@ -122,6 +124,7 @@ function reportEpisode(episode: TournamentEpisode, articleOrder: readonly string
     actions: episode.transcript.actions.length,
     events: episode.events.length,
     eventLogHash: episode.eventLogHash,
+    search: episode.search,
   };
 }
 

@@ -72,7 +72,21 @@ describe("runTournament", () => {
     expect(formatTournamentReport(report)).toContain("## Ranking (worst-off first)");
   });
 
-  it("refuses a red seat when no red-team factory is given, naming the fix", async () => {
-    await expect(runTournament({ kernel: kernel010, seed: 0, episodes: 1, rounds: 1 })).rejects.toThrow(/agent factory that makes red agents/);
+  it("plays red seats with the objective's scripted policy by default", async () => {
+    const { episodes } = await runTournament({ kernel: kernel010, seed: 0, episodes: 4, rounds: 3 });
+    expect(episodes.map((episode) => [episode.agents["c0"], episode.agents["c2"], episode.agents["c1"]])).toEqual(CAPTURE_OBJECTIVES.map((objective) => [`red:${objective}`, `red:${objective}`, "honest"]));
+  });
+
+  it("lets the search red team play a search roster: it finds the chained emergency under 0.1.0, not under 0.2.0", async () => {
+    const options = { seed: 1, episodes: 1, rounds: 6, roster: defaultRoster({ policy: "search", objectives: ["emergency-overstay"] }), searchNodeBudget: 8000 };
+    const open = await runTournament({ ...options, kernel: kernel010 });
+    const [episode] = open.episodes;
+    expect(episode?.agents["c0"]).toBe("search:emergency-overstay");
+    expect(episode?.search).toMatchObject({ found: true });
+    expect(open.report.findingsByObjective["emergency-overstay"]).toEqual([expect.objectContaining({ episode: 0, pursued: true })]);
+    expect(replayTranscript(episode?.transcript as NonNullable<typeof episode>["transcript"], kernel010)).toMatchObject({ rejected: 0, eventLogHash: episode?.eventLogHash });
+    const closed = await runTournament({ ...options, kernel: kernel020 });
+    expect(closed.episodes[0]?.search).toMatchObject({ found: false });
+    expect(closed.report.findingsByObjective["emergency-overstay"]).toEqual([]);
   });
 });
