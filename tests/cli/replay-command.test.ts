@@ -42,7 +42,7 @@ beforeAll(async () => {
   const paths = { exploitsDirectory: join(folder, "exploits"), testsDirectory: join(folder, "tests"), kernelsDirectory: join(folder, "kernels"), sourceDirectory: join(root, "src/tournament/exploits") };
   await mkdir(paths.kernelsDirectory);
   for (const file of [kernel010, kernel020]) await copyFile(file, join(paths.kernelsDirectory, file.split("/").pop()!));
-  const foundBy = { searchObjective: "exit-blocking" as const, searchSeed: 2, originalLength: shrunk.originalLength, shrunkLength: shrunk.transcript.actions.length, coreLength: shrunk.coreLength, shrinkReplays: shrunk.replays };
+  const foundBy = { searchObjective: "exit-blocking" as const, searchSeed: 2, originalLength: shrunk.originalLength, originalCoreLength: shrunk.originalCoreLength, shrunkLength: shrunk.transcript.actions.length, coreLength: shrunk.coreLength, shrinkReplays: shrunk.replays };
   recordPath = (await recordExploit({ transcript: shrunk.transcript, claim, kernels, foundBy, paths })).recordPath;
 });
 afterAll(async () => {
