@@ -29,17 +29,19 @@ describe("the tournament environment", () => {
     expect(environment.stores.tournament?.size).toBe(10);
     expect((environment.episodes.options as { kernel: string }).kernel).toMatch(/kernels[/\\]constitution-0\.1\.0\.yaml$/);
     expect(environment.samplerDefaults).toEqual({ temperature: 1, maxTokens: 112 });
+    expect(typeof environment.evaluate).toBe("function");
     await expect(loadEnvironment("tournament", { round: 2 })).rejects.toThrow(/round.*rounds/);
     await expect(loadEnvironment("tournament", { role: "red:anarchy" })).rejects.toThrow(/environment\.role.*red:<objective>/);
     await expect(loadEnvironment("tournament", { citizens: 3, llmCitizens: ["c0", "c3"] })).rejects.toThrow(/environment\.llmCitizens\.1.*c0 … c2/);
-    expect((await loadEnvironment("tournament", { role: "red:exit-blocking", llmCitizens: ["c0", "c1"] })).name).toBe("tournament");
+    await expect(loadEnvironment("tournament", { scriptedRed: { objective: "treasury-drain", citizens: ["c0"] } })).rejects.toThrow(/environment\.scriptedRed\.citizens\.0.*once/);
+    expect((await loadEnvironment("tournament", { role: "red:exit-blocking", llmCitizens: ["c0", "c1"], scriptedRed: { objective: "treasury-drain", citizens: ["c4"] } })).name).toBe("tournament");
   });
 
-  it("trains the bundled base with --trainer ggml: every LLM action is grammar-constrained JSON that parses and goes through the gate, and the update trains the constrained Steps (real engine)", async () => {
-    const options: TournamentEnvironmentOptions = { rounds: 2, citizens: 4, prompts: 2, groupSize: 4, seeds: 8 };
+  it("trains the bundled base with --trainer ggml: every LLM action is grammar-constrained JSON that parses and goes through the gate, the update trains the constrained Steps, and the held-out evaluation plays greedily (real engine)", async () => {
+    const options: TournamentEnvironmentOptions = { rounds: 2, citizens: 4, prompts: 2, groupSize: 4, seeds: 8, evaluateEpisodes: 4 };
     const directory = join(folder, "ggml");
     const lines: TrainingStepMetrics[] = [];
-    await train({
+    const { evaluations } = await train({
       environment: createTournamentEnvironment(options),
       modelPath: bundledArithmeticBase(),
       directory,
@@ -48,6 +50,11 @@ describe("the tournament environment", () => {
       onStep: (line) => lines.push(line),
     });
     expect(lines.map((line) => line.step)).toEqual([1, 2]);
+    // Greedy play on 4 held-out seeds, at the start and the end.
+    expect(evaluations.map((evaluation) => [evaluation.step, evaluation.n])).toEqual([
+      [0, 4],
+      [2, 4],
+    ]);
     for (const line of lines) {
       expect(line.rollouts).toEqual({ scored: 8, failed: 0 });
       expect(line.skippedUpdate).toBe(false);
