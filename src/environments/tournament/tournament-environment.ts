@@ -44,7 +44,7 @@ export const TournamentEnvironmentOptionsSchema = z.strictObject({
   maxTokens: z.int().min(8).default(112),
   /** Reward taken off per refused action. Default 0.1. */
   rejectionPenalty: z.number().min(0).default(0.1),
-  /** Held-out episodes per evaluation (greedy, on seeds after the training ones): the share played without a refusal or invalid output. Default 16. */
+  /** Held-out episodes per evaluation (greedy, on seeds after the training ones): the share played without a refusal or invalid output (and, for a red team, with its objective reached). Default 16. */
   evaluateEpisodes: z.int().min(1).default(16),
   /** Sampling temperature of the LLM citizens. Default 1. */
   temperature: z.number().min(0).default(1),
