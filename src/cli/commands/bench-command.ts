@@ -6,6 +6,8 @@ import { benchRollout } from "../../../benchmarks/rollout/bench-rollout.js";
 import type { RolloutBenchResult } from "../../../benchmarks/rollout/rollout-bench-result.js";
 import { benchStep } from "../../../benchmarks/step/bench-step.js";
 import type { StepBenchResult } from "../../../benchmarks/step/step-bench-result.js";
+import { benchTournamentShrink, type TournamentShrinkResult } from "../../../benchmarks/tournament-shrink.js";
+import { benchTournamentThroughput, type TournamentThroughputResult } from "../../../benchmarks/tournament-throughput.js";
 import { benchTrainer } from "../../../benchmarks/trainer/bench-trainer.js";
 import type { TrainerBenchResult } from "../../../benchmarks/trainer/trainer-bench-result.js";
 import { InvalidInputError } from "../../core/errors.js";
@@ -132,6 +134,29 @@ function formatStep(result: StepBenchResult): string {
   ].join("\n");
 }
 
+/** `bench tournament`: throughput with scripted agents, and the exploit pipeline's shrink sizes on the search's finds. */
+interface TournamentBenchResult {
+  benchmark: "tournament";
+  throughput: TournamentThroughputResult;
+  shrink: TournamentShrinkResult;
+}
+
+async function benchTournament(quick: boolean): Promise<TournamentBenchResult> {
+  return { benchmark: "tournament", throughput: await benchTournamentThroughput(quick), shrink: await benchTournamentShrink(quick) };
+}
+
+function formatTournament(result: TournamentBenchResult): string {
+  const { throughput, shrink } = result;
+  return [
+    `tournament throughput, ${throughput.numCitizens} citizens, ${throughput.agents}:`,
+    ...throughput.cells.map((cell) => `  kernel ${cell.kernelVersion}: ${cell.episodesPerSecond} episodes/s (${cell.episodes} episodes of ${cell.rounds} rounds in ${cell.seconds} s, ${cell.actionsPerSecond} actions/s)`),
+    `shrink sizes under ${shrink.kernelVersion} (red team ${shrink.redTeam.join(", ")}, search budget ${shrink.nodeBudget} nodes):`,
+    ...shrink.runs.map((run) => `  ${run.objective} seed ${run.seed}: ${run.originalLength} → ${run.shrunkLength} actions, core ${run.coreLength}, ${run.replays} replays`),
+    ...(shrink.notFound.length > 0 ? [`  not found within the budget: ${shrink.notFound.map((entry) => `${entry.objective} seed ${entry.seed}`).join(", ")}`] : []),
+    "",
+  ].join("\n");
+}
+
 function addBenchmark<Result>(bench: Command, context: CommandContext, benchmark: Benchmark<Result>): void {
   const command = bench
     .command(benchmark.name)
@@ -185,5 +210,12 @@ export function registerBenchCommands(program: Command, context: CommandContext)
     format: formatPool,
     duration: "well under a minute",
     save: savePoolDefault,
+  });
+  addBenchmark(bench, context, {
+    name: "tournament",
+    description: "Tournament episodes/s with scripted agents (honest + red) per shipped kernel, and shrink sizes of the search red team's exploits under 0.1.0.",
+    run: (quick) => benchTournament(quick),
+    format: formatTournament,
+    duration: "about a minute",
   });
 }
