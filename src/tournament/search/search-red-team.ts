@@ -24,6 +24,13 @@ export interface SearchRedTeamOptions {
   honest?: HonestAgentOptions;
   /** Candidate states kept after each round. Default 8. */
   beamWidth?: number;
+  /**
+   * Rounds played on from each leaf with the red citizens passing, to rank it
+   * by the progress it holds without further red moves (a move that pays off
+   * only a round later is then not lost among equals). Default 1; 0 ranks by
+   * the progress made so far alone.
+   */
+  lookaheadRounds?: number;
   /** Rounds searched at most. Default 12. */
   maxRounds?: number;
   /** Nodes (red candidate actions tried, each with the honest replies up to the next red turn) expanded at most. Default 50000. */
@@ -55,6 +62,8 @@ interface Leaf {
   position: CohortPosition;
   progress: number;
   finding: CaptureFinding | null;
+  /** Progress after `lookaheadRounds` more rounds with the red citizens passing. */
+  outlook: number;
   /** Seeded tie-break among equal progress. */
   draw: number;
 }
@@ -64,8 +73,9 @@ interface Leaf {
  * round by round. From each kept state it tries every combination of the red
  * citizens' candidate actions (actionMenu) within the next round, the honest
  * citizens answering by their own seeded policies, and ranks the states at
- * the round's end by captureProgress for the objective; ties go by a seeded
- * draw. It knows nothing of any particular hole: it stops at the first state
+ * the round's end by captureProgress for the objective — first as it would
+ * stand after `lookaheadRounds` more rounds of red passes, then as it stands —
+ * ties going by a seeded draw. It knows nothing of any particular hole: it stops at the first state
  * in which the objective's detector fires, or when the rounds or the node
  * budget run out, and returns the best transcript it reached.
  */
@@ -75,6 +85,7 @@ export function searchRedTeam(options: SearchRedTeamOptions): SearchRedTeamResul
   const beamWidth = options.beamWidth ?? 8;
   const maxRounds = options.maxRounds ?? 12;
   const nodeBudget = options.nodeBudget ?? 50_000;
+  const lookaheadRounds = options.lookaheadRounds ?? 1;
   const root = new TournamentEnvironment(kernel, { ...options.world, seed: options.world?.seed ?? seed });
   for (const citizen of redTeam) {
     if (!root.citizens().includes(citizen)) throw new Error(`redTeam: ${citizen} is not a citizen of this world (citizens are c0 … c${root.citizens().length - 1})`);
@@ -87,7 +98,18 @@ export function searchRedTeam(options: SearchRedTeamOptions): SearchRedTeamResul
 
   const score = (environment: TournamentEnvironment, position: CohortPosition): Leaf => {
     const { progress, finding } = captureProgress(objective, environment.events, context);
-    return { environment, position, progress, finding, draw: ties.uint32() };
+    return { environment, position, progress, finding, outlook: finding === null ? outlook(environment, position) : progress, draw: ties.uint32() };
+  };
+  const outlook = (environment: TournamentEnvironment, position: CohortPosition): number => {
+    if (lookaheadRounds === 0) return 0;
+    const probe = environment.clone();
+    honest.moveTo(position);
+    const until = probe.turn + lookaheadRounds;
+    for (let actor = probe.actorOnTurn; actor !== null && probe.turn < until; actor = probe.actorOnTurn) {
+      if (honest.has(actor)) honest.playTurns(probe, probe.turn);
+      else probe.step({ type: "Pass", actor });
+    }
+    return captureProgress(objective, probe.events, context).progress;
   };
   let beam: Leaf[] = [score(root, honest.position())];
   let best = beam[0] as Leaf;
@@ -126,7 +148,7 @@ export function searchRedTeam(options: SearchRedTeamOptions): SearchRedTeamResul
       }
     }
     if (leaves.length === 0) break;
-    leaves.sort((a, b) => b.progress - a.progress || a.draw - b.draw);
+    leaves.sort((a, b) => b.outlook - a.outlook || b.progress - a.progress || a.draw - b.draw);
     beam = leaves.slice(0, beamWidth);
     // Later rounds win ties: the longest transcript at the best progress.
     if ((beam[0] as Leaf).progress >= best.progress) best = beam[0] as Leaf;

@@ -12,8 +12,8 @@ import { searchRedTeam, type SearchRedTeamOptions } from "../../../src/tournamen
 import { TournamentEnvironment } from "../../../src/tournament/world/tournament-environment.js";
 
 const RED_TEAM = ["c0", "c1"];
-// The first finding takes 6,800–8,000 nodes on these seeds (see benchmarks/tournament-search.ts).
-const NODE_BUDGET = 10_000;
+// The first finding takes 6,800–7,400 nodes on these seeds (see benchmarks/tournament-search.ts).
+const NODE_BUDGET = 9_000;
 const SEEDS = [0, 1, 2];
 let v1: Kernel;
 let v2: Kernel;
@@ -52,7 +52,7 @@ describe("searchRedTeam", () => {
     expect(replayTranscript(result.transcript, v2).rejected).toBe(0);
   });
 
-  it("finds emergency-overstay under 0.1.0 from seed 3 too (where its beam misses exit-blocking: the turn orders put the wrong red citizen first in the rounds a hand-over would need)", () => {
+  it("finds emergency-overstay under 0.1.0 (seed 3) the same way, and 0.2.0 closes it", () => {
     const result = searchRedTeam(options(v1, 3, "emergency-overstay"));
     expect(result.finding?.objective).toBe("emergency-overstay");
     expect(replayTranscript(result.transcript, v1).rejected).toBe(0);
@@ -61,9 +61,12 @@ describe("searchRedTeam", () => {
   });
 
   it("is deterministic: the same seed gives the same transcript, finding and node count", () => {
-    const first = searchRedTeam(options(v1, 1));
-    const second = searchRedTeam(options(v1, 1));
+    const first = searchRedTeam({ ...options(v1, 1), nodeBudget: 3_000 });
+    const second = searchRedTeam({ ...options(v1, 1), nodeBudget: 3_000 });
     expect(second).toEqual(first);
+    expect(first.transcript.actions.length).toBeGreaterThan(7);
+    const other = searchRedTeam({ ...options(v1, 2), nodeBudget: 3_000 });
+    expect(other.transcript).not.toEqual(first.transcript);
   });
 
   it("returns its best transcript, all legal, when the budget runs out first", () => {
