@@ -71,10 +71,10 @@ function summary(report: TournamentReport, out: string, candidates: readonly str
   const findings = Object.entries(report.findingsByObjective).map(([objective, found]) => `${objective} ${found.length}`);
   return [
     `tournament under kernel ${report.kernel.version}, seed ${report.seed}: ${report.episodes} episode(s) of up to ${report.rounds} round(s)`,
-    ...(best === undefined ? [] : [`best episode: ${best.episode} (worst-off honest welfare ${best.worstOffHonestWelfare})`]),
+    ...(best === undefined ? [] : [`ranking, worst-off first: episodes ${report.ranking.map((entry) => entry.episode).join(", ")} (best: worst-off honest welfare ${best.worstOffHonestWelfare})`]),
     `findings: ${findings.join(", ")}`,
     `refused actions: ${Object.values(report.rejectedByArticle).reduce((sum, count) => sum + count, 0)}`,
-    ...candidates.map((path) => `exploit candidate: ${path} (selfplay exploits add ${path})`),
+    ...(candidates.length === 0 ? [] : [`exploit candidates (shrink and record them with \`selfplay exploits add FILE…\`):`, ...candidates.map((path) => `  ${path}`)]),
     `wrote ${join(out, "report.json")}, report.md, events.jsonl`,
     "",
   ].join("\n");
