@@ -1,6 +1,6 @@
 #include "ggml-policy.h"
 
-#include "ggml-backward-products.h"
+#include "ggml-product-kernels.h"
 
 #include <cfloat>
 #include <cmath>
@@ -122,7 +122,7 @@ std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::buildChunk(const GgmlChunk& chu
   if (gradients && !configuration.trainable) throw std::invalid_argument("this policy was loaded for forward passes only (trainable: false)");
   const size_t size = graphSize();
   auto state = std::make_unique<Pending>(ggml);
-  state->context = newGraphContext(ggml, size, 5);
+  state->context = newGraphContext(ggml, size, 6);
   ggml_context* context = state->context;
   state->graph = buildGgmlForwardGraph(ggml, context, weights, configuration, chunk, entropy);
   const GgmlForwardGraph& graph = state->graph;
@@ -163,6 +163,9 @@ std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::buildChunk(const GgmlChunk& chu
   }
   // Built on the matrices out_prod can read; the forward products then read the engine's copies.
   patchForwardProducts(ggml, weights, full, state->forwardNodes);
+  // Quantised bases keep every forward product ggml's: their products quantise their input, which the engine's
+  // exact arithmetic (engine-order attention) is there to reproduce bit for bit.
+  if (!weights.engineOrderAttention) full = forwardProductsByKernel(ggml, context, full, state->forwardNodes, size);
   state->full = full;
   state->targets = static_cast<size_t>(targets);
   return state;

@@ -1,8 +1,11 @@
-// The backward pass's products, faster than ggml CPU's OUT_PROD. ggml_build_backward_expand
-// takes both gradients of every product as out_prod — the weight's, out_prod(x, dy), and the
-// input's, out_prod(W, dyᵀ) — and the CPU's out_prod is a loop of vector multiply-adds over one
-// row of the result at a time: ~70% of a medium full-weight step (forward products ~20%).
-// Header-only (included by ggml-policy.cpp).
+// Our own CPU kernel for the trainer's f32 matrix products, run as ggml custom operations.
+// ggml_build_backward_expand takes both gradients of every product as out_prod — the weight's,
+// out_prod(x, dy), and the input's, out_prod(W, dyᵀ) — and ggml CPU's out_prod is a loop of vector
+// multiply-adds over one row of the result at a time: ~70% of a medium full-weight step, the
+// forward's tinyBLAS products most of the rest (~38 GFLOP/s on one core). The kernel (an AVX-512
+// out-product with a 64 × 6 register tile) computes the backward's out_prods as they are and the
+// forward's f32 products on a transposed copy of the matrix. Header-only (included by ggml-policy.cpp:
+// the build lists its sources elsewhere).
 #pragma once
 
 #include <dlfcn.h>
@@ -151,6 +154,36 @@ inline void compute(ggml_tensor* dst, int ith, int nth, void*) {
   }
 }
 
+/** Rows and columns of a block the transpose kernel copies at a time (4 KiB of the source). */
+constexpr int64_t TRANSPOSE_BLOCK = 32;
+
+/** ggml_custom_op_t: dst[j, i, i2, i3] = src[0][i, j, i2, i3], dst contiguous, in blocks shared among the threads. */
+inline void transposeCompute(ggml_tensor* dst, int ith, int nth, void*) {
+  const ggml_tensor* source = dst->src[0];
+  const int64_t rows = source->ne[0];
+  const int64_t columns = source->ne[1];
+  const int64_t rowBlocks = (rows + TRANSPOSE_BLOCK - 1) / TRANSPOSE_BLOCK;
+  const int64_t columnBlocks = (columns + TRANSPOSE_BLOCK - 1) / TRANSPOSE_BLOCK;
+  const int64_t jobs = rowBlocks * columnBlocks * source->ne[2] * source->ne[3];
+  for (int64_t job = ith; job < jobs; job += nth) {
+    const int64_t columnBlock = job % columnBlocks;
+    const int64_t rowBlock = job / columnBlocks % rowBlocks;
+    const int64_t batch = job / columnBlocks / rowBlocks;
+    const int64_t i2 = batch % source->ne[2];
+    const int64_t i3 = batch / source->ne[2];
+    const char* from = static_cast<const char*>(source->data) + i2 * source->nb[2] + i3 * source->nb[3];
+    char* to = static_cast<char*>(dst->data) + i2 * dst->nb[2] + i3 * dst->nb[3];
+    const int64_t rowEnd = std::min(rows, (rowBlock + 1) * TRANSPOSE_BLOCK);
+    const int64_t columnEnd = std::min(columns, (columnBlock + 1) * TRANSPOSE_BLOCK);
+    for (int64_t row = rowBlock * TRANSPOSE_BLOCK; row < rowEnd; row++) {
+      float* out = reinterpret_cast<float*>(to + row * dst->nb[1]);
+      for (int64_t column = columnBlock * TRANSPOSE_BLOCK; column < columnEnd; column++) {
+        std::memcpy(out + column, from + row * source->nb[0] + column * source->nb[1], sizeof(float));
+      }
+    }
+  }
+}
+
 #endif
 
 /** ggml_custom_4d of the bound ggml, or null when this ggml or CPU cannot run the kernel (no AVX-512). */
@@ -289,4 +322,52 @@ inline ggml_cgraph* backwardProductsAsMulMat(const GgmlLibrary& ggml, ggml_conte
 inline ggml_cgraph* fastBackwardProducts(const GgmlLibrary& ggml, ggml_context* context, ggml_cgraph* graph, int begin, size_t graphSize) {
   if (useOutProductKernel(ggml, context, graph, begin, ggml.ggml_graph_n_nodes(graph))) return graph;
   return ggml_out_product::backwardProductsAsMulMat(ggml, context, graph, begin, graphSize);
+}
+
+/**
+ * The forward products of f32 matrices by the same kernel: mul_mat(A, B)[m, n] = Σₖ A[k, m]·B[k, n] is
+ * the out-product of Aᵀ (a contiguous copy, made by transposeCompute in the graph: the weights change
+ * every step) and a transposed view of B, at about 2.5× tinyBLAS's speed on the medium model (f32 sums in
+ * another order: logprobs move by f32 rounding). Products whose A is not f32 (quantised, f16/bf16 — the
+ * engine's arithmetic), is small in its second dimension (LoRA factors), or is larger than
+ * FORWARD_COPY_LIMIT elements (a large output matrix: its copy would live in the compute buffer) stay
+ * ggml's. `forwardNodes` is updated to the count of forward nodes in the returned graph.
+ */
+inline constexpr int64_t FORWARD_COPY_LIMIT = int64_t{1} << 24;
+
+inline ggml_cgraph* forwardProductsByKernel(const GgmlLibrary& ggml, ggml_context* context, ggml_cgraph* graph, int& forwardNodes, size_t graphSize) {
+#if defined(__x86_64__)
+  const auto custom = ggml_out_product::customOperation(ggml);
+  if (custom == nullptr) return graph;
+  ggml_tensor* pattern = nullptr;
+  bool changed = false;
+  for (int index = 0; index < forwardNodes; index++) {
+    ggml_tensor* node = ggml.ggml_graph_node(graph, index);
+    if (node->op != GGML_OP_MUL_MAT || node->type != GGML_TYPE_F32) continue;
+    ggml_tensor* a = node->src[0];
+    ggml_tensor* b = node->src[1];
+    if (a->type != GGML_TYPE_F32 || b->type != GGML_TYPE_F32 || a->nb[0] != sizeof(float) || b->nb[0] != sizeof(float)) continue;
+    if (a->ne[1] < 64 || b->ne[1] < 16 || a->ne[0] < 16 || a->ne[3] != 1 || b->ne[3] != 1 || ggml.ggml_nelements(a) > FORWARD_COPY_LIMIT) continue;
+    ggml_tensor* transposed = custom(context, GGML_TYPE_F32, a->ne[1], a->ne[0], a->ne[2], a->ne[3], &a, 1, ggml_out_product::transposeCompute, GGML_N_TASKS_MAX, nullptr);
+    if (pattern == nullptr) pattern = custom(context, GGML_TYPE_F32, 1, 1, 1, 1, nullptr, 0, ggml_out_product::compute, GGML_N_TASKS_MAX, nullptr);
+    node->op = pattern->op;
+    std::memcpy(node->op_params, pattern->op_params, sizeof(node->op_params));
+    node->src[0] = transposed;
+    node->src[1] = ggml.ggml_permute(context, b, 1, 0, 2, 3);
+    changed = true;
+  }
+  if (!changed) return graph;
+  // The same nodes in the same order, each transposed copy and view just before its product.
+  ggml_cgraph* rewritten = ggml.ggml_new_graph_custom(context, graphSize, false);
+  const int count = ggml.ggml_graph_n_nodes(graph);
+  for (int index = 0; index < forwardNodes; index++) ggml.ggml_build_forward_expand(rewritten, ggml.ggml_graph_node(graph, index));
+  const int rewrittenForward = ggml.ggml_graph_n_nodes(rewritten);
+  for (int index = forwardNodes; index < count; index++) ggml.ggml_build_forward_expand(rewritten, ggml.ggml_graph_node(graph, index));
+  if (ggml.ggml_graph_n_nodes(rewritten) - rewrittenForward != count - forwardNodes) throw std::logic_error("the forward products' rewrite changed the backward pass");
+  forwardNodes = rewrittenForward;
+  return rewritten;
+#else
+  (void)ggml, (void)context, (void)forwardNodes, (void)graphSize;
+  return graph;
+#endif
 }
