@@ -6,7 +6,6 @@ import type { Kernel } from "../kernel/kernel.js";
 import { episodeMetrics } from "../metrics/episode-metrics.js";
 import { playRounds } from "../play/play-rounds.js";
 import { eventLogHash } from "../replay/canonical-json.js";
-import { replayTranscript } from "../replay/replay-transcript.js";
 import { searchRedTeam } from "../search/search-red-team.js";
 import { TournamentEnvironment, WorldConfigSchema, type WorldConfig, type WorldConfigInput } from "../world/tournament-environment.js";
 import { episodeWorldSeed } from "./episode-world-seed.js";
@@ -54,7 +53,7 @@ export async function runTournament(options: RunTournamentOptions): Promise<Tour
   for (let index = 0; index < options.episodes; index++) {
     const world = parseInput(WorldConfigSchema, { ...options.world, seed: episodeWorldSeed(options.seed, index) }, { fieldName: (path) => `world.${path.map(String).join(".")}` });
     const seats = roster(index, world);
-    const played = seats.policy === "search" && seats.objective !== null ? searchEpisode(options, index, world, seats.redTeam, seats.objective) : await agentEpisode(options, makeAgent, index, world, seats);
+    const played = seats.policy === "search" && seats.objective !== null ? await searchEpisode(options, makeAgent, index, world, { ...seats, objective: seats.objective }) : await agentEpisode(options, makeAgent, index, world, seats);
     const { events, state } = played;
     episodes.push({
       index,
@@ -94,14 +93,23 @@ async function agentEpisode(options: RunTournamentOptions, makeAgent: Tournament
 
 /**
  * The search red team plays the red citizens' moves (honest citizens on the
- * same streams a tournament gives them) for at most `rounds` rounds, stopping
- * at its first finding; the episode is its transcript, replayed through the gate.
+ * same streams a tournament gives them) until its first finding or `rounds`
+ * rounds. So that every episode of a tournament lasts as long and ranks
+ * fairly, the rest of the episode is then played by agents from the factory
+ * as for a `scripted` roster (red seats: the objective's scripted policy),
+ * each on a fresh agentStream(seed, episode, citizen).
  */
-function searchEpisode(options: RunTournamentOptions, index: number, world: WorldConfig, redTeam: readonly string[], objective: CaptureObjective): PlayedEpisode {
+async function searchEpisode(
+  options: RunTournamentOptions,
+  makeAgent: TournamentAgentFactory,
+  index: number,
+  world: WorldConfig,
+  roster: EpisodeRoster & { objective: CaptureObjective },
+): Promise<PlayedEpisode> {
   const result = searchRedTeam({
     kernel: options.kernel,
-    objective,
-    redTeam,
+    objective: roster.objective,
+    redTeam: roster.redTeam,
     seed: options.seed,
     world,
     episodeIndex: index,
@@ -109,13 +117,20 @@ function searchEpisode(options: RunTournamentOptions, index: number, world: Worl
     ...(options.searchNodeBudget !== undefined && { nodeBudget: options.searchNodeBudget }),
     ...(options.maxAttemptsPerTurn !== undefined && { maxAttemptsPerTurn: options.maxAttemptsPerTurn }),
   });
-  const replay = replayTranscript(result.transcript, options.kernel);
-  const citizens = Array.from({ length: world.numCitizens }, (_, citizen) => `c${citizen}`);
+  const environment = new TournamentEnvironment(options.kernel, world);
+  for (const action of result.transcript.actions) environment.step(action);
+  const roundsSearched = environment.turn;
+  const continued = { ...roster, policy: "scripted" as const };
+  const agents: Record<string, TournamentAgent> = {};
+  for (const citizen of environment.citizens()) {
+    agents[citizen] = makeAgent({ citizen, episodeIndex: index, roster: continued, stream: agentStream(options.seed, index, citizen), kernel: options.kernel, world });
+  }
+  await playRounds(environment, agents, { untilRound: options.rounds, ...(options.maxAttemptsPerTurn !== undefined && { maxAttemptsPerTurn: options.maxAttemptsPerTurn }) });
   return {
-    agents: Object.fromEntries(citizens.map((citizen) => [citizen, redTeam.includes(citizen) ? `search:${objective}` : "honest"])),
-    events: replay.events,
-    transcript: result.transcript,
-    state: replay.state,
-    search: { nodesExpanded: result.nodesExpanded, roundsSearched: result.roundsSearched, progress: result.progress, found: result.finding !== null },
+    agents: Object.fromEntries(environment.citizens().map((citizen) => [citizen, roster.redTeam.includes(citizen) ? `search:${roster.objective}` : "honest"])),
+    events: environment.events,
+    transcript: { kernelVersion: options.kernel.version, world, actions: [...environment.actions] },
+    state: environment.state,
+    search: { nodesExpanded: result.nodesExpanded, roundsSearched, searchedActions: result.transcript.actions.length, progress: result.progress, found: result.finding !== null },
   };
 }

@@ -22,6 +22,10 @@ export interface TournamentEpisodeResult {
   /** Every detector's finding over the episode's events (the red team's objective or not). */
   findings: CaptureFinding[];
   eventLogHash: string;
-  /** For a search episode, what the search spent (nodes are red candidate actions tried, a count, not a time); null otherwise. */
-  search: { nodesExpanded: number; roundsSearched: number; progress: number; found: boolean } | null;
+  /**
+   * For a search episode, what the search spent — nodes (red candidate
+   * actions tried: a count, not a time), the rounds and the leading actions
+   * of the transcript it played before agents took over; null otherwise.
+   */
+  search: { nodesExpanded: number; roundsSearched: number; searchedActions: number; progress: number; found: boolean } | null;
 }

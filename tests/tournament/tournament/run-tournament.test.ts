@@ -84,7 +84,10 @@ describe("runTournament", () => {
     expect(episode?.agents["c0"]).toBe("search:emergency-overstay");
     expect(episode?.search).toMatchObject({ found: true });
     expect(open.report.findingsByObjective["emergency-overstay"]).toEqual([expect.objectContaining({ episode: 0, pursued: true })]);
-    expect(replayTranscript(episode?.transcript as NonNullable<typeof episode>["transcript"], kernel010)).toMatchObject({ rejected: 0, eventLogHash: episode?.eventLogHash });
+    // The search played the first rounds; agents played the rest, so every episode lasts `rounds` rounds.
+    expect(episode?.search?.roundsSearched).toBeLessThan(6);
+    expect(episode?.state.round).toBe(6);
+    expect(replayTranscript(episode?.transcript as NonNullable<typeof episode>["transcript"], kernel010).eventLogHash).toBe(episode?.eventLogHash);
     const closed = await runTournament({ ...options, kernel: kernel020 });
     expect(closed.episodes[0]?.search).toMatchObject({ found: false });
     expect(closed.report.findingsByObjective["emergency-overstay"]).toEqual([]);
