@@ -236,36 +236,49 @@ GgmlStepResult GgmlPolicy::step(const GgmlAdamWStep& settings) {
   }
   dropPending();
   const size_t size = 256 + 8 * optimizer.size();
-  std::unique_ptr<ggml_context, void (*)(ggml_context*)> context(newGraphContext(ggml, size, 3), ggml.ggml_free);
+  std::unique_ptr<ggml_context, void (*)(ggml_context*)> context(newGraphContext(ggml, size, 2), ggml.ggml_free);
   ggml_context* ctx = context.get();
-  ggml_cgraph* graph = ggml.ggml_new_graph_custom(ctx, size, false);
+  // First the global norm and the clipping divisor, max(1, (‖g‖ + 1e-6) / maxNorm): the same factor as
+  // clipGradientNorm's min(1, maxNorm / (‖g‖ + 1e-6)).
+  ggml_cgraph* normGraph = ggml.ggml_new_graph_custom(ctx, size, false);
   ggml_tensor* squaredNorm = nullptr;
   for (const auto& [weight, tensors] : optimizer) {
     ggml_tensor* sum = ggml.ggml_sum(ctx, ggml.ggml_sqr(ctx, tensors.gradient));
     squaredNorm = squaredNorm == nullptr ? sum : ggml.ggml_add(ctx, squaredNorm, sum);
   }
-  ggml.ggml_set_output(squaredNorm);
-  ggml.ggml_build_forward_expand(graph, squaredNorm);
-  const int normNodes = ggml.ggml_graph_n_nodes(graph);
-  // Divide by max(1, (‖g‖ + 1e-6) / maxNorm): the same factor as clipGradientNorm's min(1, maxNorm / (‖g‖ + 1e-6)).
   ggml_tensor* divisor = ggml.ggml_clamp(
       ctx, ggml.ggml_scale_bias(ctx, ggml.ggml_sqrt(ctx, squaredNorm), 1.0f / settings.maxGradientNorm, 1e-6f / settings.maxGradientNorm), 1.0f, FLT_MAX);
-  ggml_tensor* parameters = ggml.ggml_new_tensor_1d(ctx, GGML_TYPE_F32, 7);
-  ggml.ggml_set_input(parameters);
-  for (const auto& [weight, tensors] : optimizer) {
-    ggml_tensor* clipped = ggml.ggml_div(ctx, tensors.gradient, divisor);
-    ggml.ggml_build_forward_expand(
-        graph, ggml.ggml_opt_step_adamw(ctx, const_cast<ggml_tensor*>(weight), clipped, tensors.firstMoment, tensors.secondMoment, parameters));
-  }
-  if (!ggml.ggml_gallocr_alloc_graph(stepAllocator, graph)) throw std::runtime_error("the backend could not allocate the optimizer step's buffer");
-  compute(nodeRange(ggml, ctx, graph, 0, normNodes, size));
+  ggml.ggml_set_output(squaredNorm);
+  ggml.ggml_set_output(divisor);
+  ggml.ggml_build_forward_expand(normGraph, divisor);
+  if (!ggml.ggml_gallocr_alloc_graph(stepAllocator, normGraph)) throw std::runtime_error("the backend could not allocate the optimizer step's buffer");
+  compute(normGraph);
   float squared = 0;
+  float divisorValue = 1;
   ggml.ggml_backend_tensor_get(squaredNorm, &squared, 0, sizeof(float));
+  ggml.ggml_backend_tensor_get(divisor, &divisorValue, 0, sizeof(float));
   const double norm = std::sqrt(static_cast<double>(squared));
   if (!std::isfinite(norm)) {
     ggml.ggml_backend_buffer_clear(gradientBuffer, 0);
     return {norm, false};
   }
+  // Then AdamW on the gradients divided by that divisor (given back as an input, the same float), or as they
+  // are when it is 1: dividing by 1 changes no value, and skipping it saves a pass over every gradient.
+  ggml_cgraph* graph = ggml.ggml_new_graph_custom(ctx, size, false);
+  ggml_tensor* parameters = ggml.ggml_new_tensor_1d(ctx, GGML_TYPE_F32, 7);
+  ggml.ggml_set_input(parameters);
+  const bool clip = divisorValue != 1.0f;
+  ggml_tensor* divisorInput = nullptr;
+  if (clip) {
+    divisorInput = ggml.ggml_new_tensor_1d(ctx, GGML_TYPE_F32, 1);
+    ggml.ggml_set_input(divisorInput);
+  }
+  for (const auto& [weight, tensors] : optimizer) {
+    ggml_tensor* gradient = clip ? ggml.ggml_div(ctx, tensors.gradient, divisorInput) : tensors.gradient;
+    ggml.ggml_build_forward_expand(
+        graph, ggml.ggml_opt_step_adamw(ctx, const_cast<ggml_tensor*>(weight), gradient, tensors.firstMoment, tensors.secondMoment, parameters));
+  }
+  if (!ggml.ggml_gallocr_alloc_graph(stepAllocator, graph)) throw std::runtime_error("the backend could not allocate the optimizer step's buffer");
   const double step = static_cast<double>(settings.step);
   // ggml's AdamW: w ← w·(1 − α·λ) − α·m̂/(√v̂ + ε), m̂ = m·beta1h, v̂ = v·beta2h.
   const float values[7] = {settings.learningRate,
@@ -276,7 +289,8 @@ GgmlStepResult GgmlPolicy::step(const GgmlAdamWStep& settings) {
                            static_cast<float>(1.0 / (1.0 - std::pow(static_cast<double>(settings.beta1), step))),
                            static_cast<float>(1.0 / (1.0 - std::pow(static_cast<double>(settings.beta2), step)))};
   ggml.ggml_backend_tensor_set(parameters, values, 0, sizeof(values));
-  compute(nodeRange(ggml, ctx, graph, normNodes, ggml.ggml_graph_n_nodes(graph), size));
+  if (clip) ggml.ggml_backend_tensor_set(divisorInput, &divisorValue, 0, sizeof(float));
+  compute(graph);
   ggml.ggml_backend_buffer_clear(gradientBuffer, 0);
   return {norm, true};
 }
