@@ -6,6 +6,7 @@ import { benchRollout } from "../../../benchmarks/rollout/bench-rollout.js";
 import type { RolloutBenchResult } from "../../../benchmarks/rollout/rollout-bench-result.js";
 import { benchStep } from "../../../benchmarks/step/bench-step.js";
 import type { StepBenchResult } from "../../../benchmarks/step/step-bench-result.js";
+import { benchTournamentSearch, type TournamentSearchBenchResult } from "../../../benchmarks/tournament-search.js";
 import { benchTournamentShrink, type TournamentShrinkResult } from "../../../benchmarks/tournament-shrink.js";
 import { benchTournamentThroughput, type TournamentThroughputResult } from "../../../benchmarks/tournament-throughput.js";
 import { benchTrainer } from "../../../benchmarks/trainer/bench-trainer.js";
@@ -134,22 +135,27 @@ function formatStep(result: StepBenchResult): string {
   ].join("\n");
 }
 
-/** `bench tournament`: throughput with scripted agents, and the exploit pipeline's shrink sizes on the search's finds. */
+/** `bench tournament`: throughput with scripted agents, the search red team's cost to its first exploit per seed, and the exploit pipeline's shrink sizes on its finds. */
 interface TournamentBenchResult {
   benchmark: "tournament";
   throughput: TournamentThroughputResult;
+  search: TournamentSearchBenchResult;
   shrink: TournamentShrinkResult;
 }
 
 async function benchTournament(quick: boolean): Promise<TournamentBenchResult> {
-  return { benchmark: "tournament", throughput: await benchTournamentThroughput(quick), shrink: await benchTournamentShrink(quick) };
+  return { benchmark: "tournament", throughput: await benchTournamentThroughput(quick), search: await benchTournamentSearch(quick), shrink: await benchTournamentShrink(quick) };
 }
 
 function formatTournament(result: TournamentBenchResult): string {
-  const { throughput, shrink } = result;
+  const { throughput, search, shrink } = result;
   return [
     `tournament throughput, ${throughput.numCitizens} citizens, ${throughput.agents}:`,
     ...throughput.cells.map((cell) => `  kernel ${cell.kernelVersion}: ${cell.episodesPerSecond} episodes/s (${cell.episodes} episodes of ${cell.rounds} rounds in ${cell.seconds} s, ${cell.actionsPerSecond} actions/s)`),
+    `search cost to the first exploit (red team ${search.redTeam.join(", ")}, beam ${search.beamWidth}, budget ${search.nodeBudget} nodes):`,
+    ...search.summary.map(
+      (entry) => `  kernel ${entry.kernelVersion} ${entry.objective}: found on ${entry.found} of ${entry.seeds} seeds${entry.found > 0 ? `, median ${figure(entry.medianNodesToFinding)} nodes, ${figure(entry.medianMillisecondsToFinding)} ms` : ""}`,
+    ),
     `shrink sizes under ${shrink.kernelVersion} (red team ${shrink.redTeam.join(", ")}, search budget ${shrink.nodeBudget} nodes):`,
     ...shrink.runs.map((run) => `  ${run.objective} seed ${run.seed}: ${run.originalLength} → ${run.shrunkLength} actions, core ${run.coreLength}, ${run.replays} replays`),
     ...(shrink.notFound.length > 0 ? [`  not found within the budget: ${shrink.notFound.map((entry) => `${entry.objective} seed ${entry.seed}`).join(", ")}`] : []),
@@ -213,9 +219,9 @@ export function registerBenchCommands(program: Command, context: CommandContext)
   });
   addBenchmark(bench, context, {
     name: "tournament",
-    description: "Tournament episodes/s with scripted agents (honest + red) per shipped kernel, and shrink sizes of the search red team's exploits under 0.1.0.",
+    description: "Tournament episodes/s with scripted agents (honest + red) per shipped kernel, the search red team's cost to its first exploit per seed, and shrink sizes of its exploits under 0.1.0.",
     run: (quick) => benchTournament(quick),
     format: formatTournament,
-    duration: "about a minute",
+    duration: "a few minutes (searches under 0.2.0 spend their whole node budget)",
   });
 }
