@@ -60,6 +60,14 @@ describe("searchRedTeam", () => {
     expect(captureProgress("emergency-overstay", amended.events, { kernel: v2, world: result.transcript.world, redTeam: RED_TEAM }).finding).toBeNull();
   });
 
+  it("finds treasury-drain from seed 1 under 0.1.0 and 0.2.0 alike: honest citizens judge each spend against its recipient's balance, not the spends already open for it", () => {
+    for (const kernel of [v1, v2]) {
+      const result = searchRedTeam(options(kernel, 1, "treasury-drain"));
+      expect(result.finding?.objective).toBe("treasury-drain");
+      expect(replayTranscript(result.transcript, kernel).rejected).toBe(0);
+    }
+  });
+
   it("is deterministic: the same seed gives the same transcript, finding and node count", () => {
     const first = searchRedTeam({ ...options(v1, 1), nodeBudget: 3_000 });
     const second = searchRedTeam({ ...options(v1, 1), nodeBudget: 3_000 });
