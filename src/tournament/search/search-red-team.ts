@@ -14,7 +14,7 @@ export interface SearchRedTeamOptions {
   objective: CaptureObjective;
   /** The red citizens, e.g. `["c0", "c1"]`; every other citizen plays HonestAgent. */
   redTeam: readonly string[];
-  /** Seeds the world's turn order (unless `world.seed` is set), the honest agents' streams and the search's tie-breaking. */
+  /** Seeds the world's turn order (unless `world.seed` is set), the honest agents' streams and, with the episode index, the search's tie-breaking. */
   seed: number;
   /** The world; `seed` fills in `world.seed` when it is absent. Default: 7 citizens, 1000 units, 2 factions. */
   world?: WorldConfigInput;
@@ -91,8 +91,9 @@ export function searchRedTeam(options: SearchRedTeamOptions): SearchRedTeamResul
     if (!root.citizens().includes(citizen)) throw new Error(`redTeam: ${citizen} is not a citizen of this world (citizens are c0 … c${root.citizens().length - 1})`);
   }
   const context: DetectionContext = { kernel, world: root.config, redTeam };
-  const honest = new HonestCohort(root.citizens().filter((citizen) => !redTeam.includes(citizen)), seed, options.episodeIndex ?? 0, options.honest ?? {}, options.maxAttemptsPerTurn ?? 3);
-  const ties = deriveStream(seed, "tournament", "search", objective);
+  const episodeIndex = options.episodeIndex ?? 0;
+  const honest = new HonestCohort(root.citizens().filter((citizen) => !redTeam.includes(citizen)), seed, episodeIndex, options.honest ?? {}, options.maxAttemptsPerTurn ?? 3);
+  const ties = deriveStream(seed, "tournament", "search", String(episodeIndex), objective);
   const menuOptions: ActionMenuOptions = { ...options.menu, team: redTeam };
   let nodesExpanded = 0;
 
