@@ -6,7 +6,7 @@ import type { Kernel } from "../kernel/kernel.js";
 import { episodeMetrics } from "../metrics/episode-metrics.js";
 import { playRounds } from "../play/play-rounds.js";
 import { eventLogHash } from "../replay/canonical-json.js";
-import { searchRedTeam } from "../search/search-red-team.js";
+import { planSearchRedTeam } from "../search/plan-search-red-team.js";
 import { TournamentEnvironment, WorldConfigSchema, type WorldConfig, type WorldConfigInput } from "../world/tournament-environment.js";
 import { episodeWorldSeed } from "./episode-world-seed.js";
 import { defaultAgentFactory, type TournamentAgentFactory } from "./tournament-agent-factory.js";
@@ -92,12 +92,12 @@ async function agentEpisode(options: RunTournamentOptions, makeAgent: Tournament
 }
 
 /**
- * The search red team plays the red citizens' moves (honest citizens on the
- * same streams a tournament gives them) until its first finding or `rounds`
- * rounds. So that every episode of a tournament lasts as long and ranks
- * fairly, the rest of the episode is then played by agents from the factory
- * as for a `scripted` roster (red seats: the objective's scripted policy),
- * each on a fresh agentStream(seed, episode, citizen).
+ * A search red team's episode: the search runs first — the honest citizens'
+ * answers are deterministic, so it sees what the episode will — and chooses
+ * the red citizens' moves until its first finding or `rounds` rounds; the
+ * episode is then played in full by playRounds, honest seats from the
+ * factory, red seats playing the searched moves back (planSearchRedTeam's
+ * agents) and passing once their script is done.
  */
 async function searchEpisode(
   options: RunTournamentOptions,
@@ -106,7 +106,7 @@ async function searchEpisode(
   world: WorldConfig,
   roster: EpisodeRoster & { objective: CaptureObjective },
 ): Promise<PlayedEpisode> {
-  const result = searchRedTeam({
+  const plan = planSearchRedTeam({
     kernel: options.kernel,
     objective: roster.objective,
     redTeam: roster.redTeam,
@@ -118,19 +118,17 @@ async function searchEpisode(
     ...(options.maxAttemptsPerTurn !== undefined && { maxAttemptsPerTurn: options.maxAttemptsPerTurn }),
   });
   const environment = new TournamentEnvironment(options.kernel, world);
-  for (const action of result.transcript.actions) environment.step(action);
-  const roundsSearched = environment.turn;
-  const continued = { ...roster, policy: "scripted" as const };
+  const redAgents = plan.agents();
   const agents: Record<string, TournamentAgent> = {};
   for (const citizen of environment.citizens()) {
-    agents[citizen] = makeAgent({ citizen, episodeIndex: index, roster: continued, stream: agentStream(options.seed, index, citizen), kernel: options.kernel, world });
+    agents[citizen] = redAgents[citizen] ?? makeAgent({ citizen, episodeIndex: index, roster, stream: agentStream(options.seed, index, citizen), kernel: options.kernel, world });
   }
   await playRounds(environment, agents, { untilRound: options.rounds, ...(options.maxAttemptsPerTurn !== undefined && { maxAttemptsPerTurn: options.maxAttemptsPerTurn }) });
   return {
-    agents: Object.fromEntries(environment.citizens().map((citizen) => [citizen, roster.redTeam.includes(citizen) ? `search:${roster.objective}` : "honest"])),
+    agents: Object.fromEntries(Object.entries(agents).map(([citizen, agent]) => [citizen, agent.kind])),
     events: environment.events,
     transcript: { kernelVersion: options.kernel.version, world, actions: [...environment.actions] },
     state: environment.state,
-    search: { nodesExpanded: result.nodesExpanded, roundsSearched, searchedActions: result.transcript.actions.length, progress: result.progress, found: result.finding !== null },
+    search: { nodesExpanded: plan.nodesExpanded, roundsSearched: plan.roundsSearched, searchedActions: plan.transcript.actions.length, progress: plan.progress, found: plan.finding !== null },
   };
 }

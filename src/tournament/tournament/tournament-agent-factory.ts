@@ -23,8 +23,9 @@ export type TournamentAgentFactory = (seat: AgentSeat) => TournamentAgent;
 /**
  * Honest seats play HonestAgent; red seats of a `scripted` roster play the
  * objective's scripted red-team policy (createRedTeamAgent), each member
- * knowing the whole team. `search` rosters are not played seat by seat (the
- * search plays the red team's moves itself), so a red seat of one is refused.
+ * knowing the whole team. A `search` roster's red seats are played by the
+ * search's own agents (runTournament asks the factory for its honest seats
+ * only), so a red seat of one is refused here.
  */
 export const defaultAgentFactory: TournamentAgentFactory = (seat) => {
   const { roster } = seat;

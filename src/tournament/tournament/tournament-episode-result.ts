@@ -24,8 +24,8 @@ export interface TournamentEpisodeResult {
   eventLogHash: string;
   /**
    * For a search episode, what the search spent — nodes (red candidate
-   * actions tried: a count, not a time), the rounds and the leading actions
-   * of the transcript it played before agents took over; null otherwise.
+   * actions tried: a count, not a time) and rounds — and the length of the
+   * transcript it chose, which the episode's actions begin with; null otherwise.
    */
   search: { nodesExpanded: number; roundsSearched: number; searchedActions: number; progress: number; found: boolean } | null;
 }

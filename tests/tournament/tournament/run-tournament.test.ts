@@ -4,6 +4,7 @@ import { HonestAgent } from "../../../src/tournament/agents/honest-agent.js";
 import { CAPTURE_OBJECTIVES } from "../../../src/tournament/detectors/capture-objectives.js";
 import { parseKernel } from "../../../src/tournament/kernel/load-kernel.js";
 import { replayTranscript } from "../../../src/tournament/replay/replay-transcript.js";
+import { searchRedTeam } from "../../../src/tournament/search/search-red-team.js";
 import { episodeWorldSeed } from "../../../src/tournament/tournament/episode-world-seed.js";
 import { formatTournamentReport } from "../../../src/tournament/tournament/format-tournament-report.js";
 import { runTournament } from "../../../src/tournament/tournament/run-tournament.js";
@@ -84,9 +85,13 @@ describe("runTournament", () => {
     expect(episode?.agents["c0"]).toBe("search:emergency-overstay");
     expect(episode?.search).toMatchObject({ found: true });
     expect(open.report.findingsByObjective["emergency-overstay"]).toEqual([expect.objectContaining({ episode: 0, pursued: true })]);
-    // The search played the first rounds; agents played the rest, so every episode lasts `rounds` rounds.
+    // The search chose the first rounds' red moves; the episode still lasts `rounds` rounds.
     expect(episode?.search?.roundsSearched).toBeLessThan(6);
     expect(episode?.state.round).toBe(6);
+    // The episode begins with the searched transcript exactly (same world, same honest streams).
+    const searched = searchRedTeam({ kernel: kernel010, objective: "emergency-overstay", redTeam: ["c0", "c2"], seed: 1, world: episode?.world, episodeIndex: 0, maxRounds: 6, nodeBudget: 8000 });
+    expect(episode?.transcript.actions.slice(0, searched.transcript.actions.length)).toEqual(searched.transcript.actions);
+    expect(episode?.transcript.actions.length).toBeGreaterThan(searched.transcript.actions.length);
     expect(replayTranscript(episode?.transcript as NonNullable<typeof episode>["transcript"], kernel010).eventLogHash).toBe(episode?.eventLogHash);
     const closed = await runTournament({ ...options, kernel: kernel020 });
     expect(closed.episodes[0]?.search).toMatchObject({ found: false });
