@@ -1,5 +1,6 @@
 #include "ggml-policy.h"
 
+#include "ggml-adamw-kernel.h"
 #include "ggml-product-kernels.h"
 
 #include <cfloat>
@@ -276,7 +277,7 @@ GgmlStepResult GgmlPolicy::step(const GgmlAdamWStep& settings) {
   for (const auto& [weight, tensors] : optimizer) {
     ggml_tensor* gradient = clip ? ggml.ggml_div(ctx, tensors.gradient, divisorInput) : tensors.gradient;
     ggml.ggml_build_forward_expand(
-        graph, ggml.ggml_opt_step_adamw(ctx, const_cast<ggml_tensor*>(weight), gradient, tensors.firstMoment, tensors.secondMoment, parameters));
+        graph, adamwStep(ggml, ctx, const_cast<ggml_tensor*>(weight), gradient, tensors.firstMoment, tensors.secondMoment, parameters));
   }
   if (!ggml.ggml_gallocr_alloc_graph(stepAllocator, graph)) throw std::runtime_error("the backend could not allocate the optimizer step's buffer");
   const double step = static_cast<double>(settings.step);
