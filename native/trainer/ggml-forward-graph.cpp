@@ -115,8 +115,12 @@ GgmlForwardGraph buildGgmlForwardGraph(const GgmlLibrary& g, ggml_context* ctx, 
     v = g.ggml_cont(ctx, g.ggml_permute(ctx, v, 1, 2, 0, 3));  // [tokens, value, kv heads]
     // Query head h reads key/value head h / (heads / kv heads): mul_mat's broadcast over dimension 2.
     ggml_tensor* scores = g.ggml_mul_mat(ctx, k, q);  // [tokens (keys), tokens (queries), heads]
+    // Named for the product kernel (ggml-product-kernels.h): here no query sees a later row's key, so
+    // it may skip what the mask zeroes.
+    g.ggml_set_name(scores, GGML_CAUSAL_SCORES_NAME);
     scores = g.ggml_soft_max_ext(ctx, scores, graph.mask, attentionScale, 0.0f);
     ggml_tensor* attended = g.ggml_mul_mat(ctx, v, scores);  // [value, tokens, heads]
+    g.ggml_set_name(attended, GGML_CAUSAL_VALUES_NAME);
     return g.ggml_cont_2d(ctx, g.ggml_permute(ctx, attended, 0, 2, 1, 3), c.valueLength * c.headCount, tokens);
   };
   // Engine order: the engine's arithmetic, for quantised models (ggml-attention-layout.h).

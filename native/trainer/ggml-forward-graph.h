@@ -16,6 +16,14 @@
 #include "ggml-policy-configuration.h"
 #include "ggml-policy-weights.h"
 
+/**
+ * Names of the plain layout's attention products (scores = mul_mat(k, q), values = mul_mat(v, softmax)):
+ * there a query row sees no key of a later row, so past the diagonal the scores are masked and the
+ * softmax is exactly 0 — what the product kernel may skip (ggml-product-kernels.h).
+ */
+#define GGML_CAUSAL_SCORES_NAME "causal_attention_scores"
+#define GGML_CAUSAL_VALUES_NAME "causal_attention_values"
+
 /** One packed row; every index is checked by checkGgmlChunk before a graph is built. */
 struct GgmlChunk {
   /** The tokens of every sequence, one after another. */

@@ -25,6 +25,7 @@
 #endif
 
 #include "../ggml-library.h"
+#include "ggml-forward-graph.h"
 
 namespace ggml_out_product {
 
@@ -111,10 +112,33 @@ inline TileFunction tileFor(int vectors, int columns) {
 }
 
 /**
- * ggml_custom_op_t: dst = out_prod(src[0], src[1]) — dst[i, j, i2, i3] = Σ_k a[i, k, i2 / (ne2 / a.ne2),
- * i3 / (ne3 / a.ne3)] · b[j, k, i2, i3] — over jobs of 64 rows × 48 columns shared among the threads.
+ * What the kernel may skip of a causal attention product (plain layout: a query row sees no key after
+ * it, so the softmax's output and its gradient are exactly 0 there): terms that are exact zeros, whose
+ * omission changes no sum, or results that nothing reads but through a zero. Passed as userdata.
  */
-inline void compute(ggml_tensor* dst, int ith, int nth, void*) {
+enum class Causal : int {
+  none,
+  /** result[i, j] for i > j is never used (masked scores; the scores' gradient before softmax_back): 0. */
+  zeroBelow,
+  /** b[·, k] or a[i, ·] is 0 for k < i: the sum starts at the tile's first row. */
+  fromRow,
+  /** the operands are 0 for k < j: the sum starts at the tile's first column. */
+  fromColumn,
+  /** the operands are 0 for k > j: the sum ends at the tile's last column. */
+  toColumn,
+};
+
+inline constexpr Causal CAUSAL_MODES[] = {Causal::none, Causal::zeroBelow, Causal::fromRow, Causal::fromColumn, Causal::toColumn};
+
+inline void* causalUserdata(Causal mode) { return const_cast<Causal*>(&CAUSAL_MODES[static_cast<int>(mode)]); }
+
+/**
+ * ggml_custom_op_t: dst = out_prod(src[0], src[1]) — dst[i, j, i2, i3] = Σ_k a[i, k, i2 / (ne2 / a.ne2),
+ * i3 / (ne3 / a.ne3)] · b[j, k, i2, i3] — over jobs of 64 rows × 48 columns shared among the threads;
+ * `userdata` points to a Causal mode (null: none).
+ */
+inline void compute(ggml_tensor* dst, int ith, int nth, void* userdata) {
+  const Causal mode = userdata == nullptr ? Causal::none : *static_cast<const Causal*>(userdata);
   const ggml_tensor* a = dst->src[0];
   const ggml_tensor* b = dst->src[1];
   const int64_t rows = dst->ne[0];
@@ -147,8 +171,18 @@ inline void compute(ggml_tensor* dst, int ith, int nth, void*) {
       const int64_t k1 = std::min(depth, k0 + DEPTH);
       for (int64_t column = firstColumn; column < endColumn; column += COLUMNS) {
         const int count = static_cast<int>(std::min<int64_t>(COLUMNS, endColumn - column));
-        tileFor(vectors, count)(aTile, aStep, bBatch + column * b->nb[0], b->nb[0], b->nb[1], resultTile + column * resultColumn, resultColumn, k0, k1,
-                                k0 == 0, lastMask);
+        // The tile's sum runs over [low, high); an empty one is written as zeros (a tile call with no steps).
+        int64_t low = 0;
+        int64_t high = depth;
+        if (mode == Causal::zeroBelow && row > column + count - 1) high = 0;
+        if (mode == Causal::fromRow) low = row;
+        if (mode == Causal::fromColumn) low = column;
+        if (mode == Causal::toColumn) high = std::min(depth, column + count);
+        const int64_t start = std::max(k0, low);
+        const int64_t end = std::min(k1, high);
+        if (start >= end && !(k0 == 0 && low >= high)) continue;
+        tileFor(vectors, count)(aTile, aStep, bBatch + column * b->nb[0], b->nb[0], b->nb[1], resultTile + column * resultColumn, resultColumn, start,
+                                std::max(start, end), start == low || low >= high, lastMask);
       }
     }
   }
@@ -224,15 +258,32 @@ inline bool handles(const ggml_tensor* node) {
  */
 inline bool useOutProductKernel(const GgmlLibrary& ggml, ggml_context* context, ggml_cgraph* graph, int begin, int end) {
 #if defined(__x86_64__)
+  using ggml_out_product::Causal;
   const auto custom = ggml_out_product::customOperation(ggml);
   if (custom == nullptr) return false;
-  ggml_tensor* pattern = nullptr;
+  // The plain layout's causal attention (ggml-forward-graph.h): its softmax outputs (probabilities), the value
+  // matrices they weigh, and the softmax gradients (scores' gradients) — all exactly 0 past the diagonal.
+  std::set<const ggml_tensor*> probabilities, values, scoreGradients;
+  for (int index = 0; index < end; index++) {
+    const ggml_tensor* node = ggml.ggml_graph_node(graph, index);
+    if (node->op == GGML_OP_SOFT_MAX && std::strcmp(node->src[0]->name, GGML_CAUSAL_SCORES_NAME) == 0) probabilities.insert(node);
+    if (node->op == GGML_OP_MUL_MAT && std::strcmp(node->name, GGML_CAUSAL_VALUES_NAME) == 0) values.insert(node->src[0]);
+    if (node->op == GGML_OP_SOFT_MAX_BACK && probabilities.count(node->src[1]) > 0) scoreGradients.insert(node);
+  }
+  auto transposeOf = [](const ggml_tensor* node, const std::set<const ggml_tensor*>& set) { return node->op == GGML_OP_TRANSPOSE && set.count(node->src[0]) > 0; };
   for (int index = begin; index < end; index++) {
     ggml_tensor* node = ggml.ggml_graph_node(graph, index);
     if (!ggml_out_product::handles(node)) continue;
-    // A custom node's op and parameters (the kernel, its task count), copied onto the out_prod node:
-    // the node keeps its operands, shape and readers.
-    if (pattern == nullptr) pattern = custom(context, GGML_TYPE_F32, 1, 1, 1, 1, nullptr, 0, ggml_out_product::compute, GGML_N_TASKS_MAX, nullptr);
+    // ggml's backward of mul_mat(x, y) = z: out_prod(y, dz) for x, out_prod(x, dzᵀ) for y.
+    Causal mode = Causal::none;
+    if (probabilities.count(node->src[0]) > 0) mode = Causal::fromRow;                  // values' gradient: Σ over queries from the key's row
+    if (values.count(node->src[0]) > 0 && node->src[1]->op == GGML_OP_TRANSPOSE) mode = Causal::zeroBelow;  // softmax's gradient
+    if (scoreGradients.count(node->src[1]) > 0) mode = Causal::fromColumn;             // keys' gradient: Σ over queries from the key
+    if (transposeOf(node->src[1], scoreGradients)) mode = Causal::toColumn;            // queries' gradient: Σ over keys up to the query
+    // A custom node's op and parameters (the kernel, its task count, the mode), copied onto the out_prod
+    // node: the node keeps its operands, shape and readers.
+    ggml_tensor* pattern = custom(context, GGML_TYPE_F32, 1, 1, 1, 1, nullptr, 0, ggml_out_product::compute, GGML_N_TASKS_MAX,
+                                  ggml_out_product::causalUserdata(mode));
     node->op = pattern->op;
     std::memcpy(node->op_params, pattern->op_params, sizeof(node->op_params));
   }
@@ -339,7 +390,6 @@ inline ggml_cgraph* forwardProductsByKernel(const GgmlLibrary& ggml, ggml_contex
 #if defined(__x86_64__)
   const auto custom = ggml_out_product::customOperation(ggml);
   if (custom == nullptr) return graph;
-  ggml_tensor* pattern = nullptr;
   bool changed = false;
   for (int index = 0; index < forwardNodes; index++) {
     ggml_tensor* node = ggml.ggml_graph_node(graph, index);
@@ -349,7 +399,11 @@ inline ggml_cgraph* forwardProductsByKernel(const GgmlLibrary& ggml, ggml_contex
     if (a->type != GGML_TYPE_F32 || b->type != GGML_TYPE_F32 || a->nb[0] != sizeof(float) || b->nb[0] != sizeof(float)) continue;
     if (a->ne[1] < 64 || b->ne[1] < 16 || a->ne[0] < 16 || a->ne[3] != 1 || b->ne[3] != 1 || ggml.ggml_nelements(a) > FORWARD_COPY_LIMIT) continue;
     ggml_tensor* transposed = custom(context, GGML_TYPE_F32, a->ne[1], a->ne[0], a->ne[2], a->ne[3], &a, 1, ggml_out_product::transposeCompute, GGML_N_TASKS_MAX, nullptr);
-    if (pattern == nullptr) pattern = custom(context, GGML_TYPE_F32, 1, 1, 1, 1, nullptr, 0, ggml_out_product::compute, GGML_N_TASKS_MAX, nullptr);
+    // Causal attention (ggml-forward-graph.h): masked scores need no value; the values' sums end at the query.
+    ggml_out_product::Causal mode = ggml_out_product::Causal::none;
+    if (std::strcmp(node->name, GGML_CAUSAL_SCORES_NAME) == 0) mode = ggml_out_product::Causal::zeroBelow;
+    if (std::strcmp(node->name, GGML_CAUSAL_VALUES_NAME) == 0) mode = ggml_out_product::Causal::toColumn;
+    ggml_tensor* pattern = custom(context, GGML_TYPE_F32, 1, 1, 1, 1, nullptr, 0, ggml_out_product::compute, GGML_N_TASKS_MAX, ggml_out_product::causalUserdata(mode));
     node->op = pattern->op;
     std::memcpy(node->op_params, pattern->op_params, sizeof(node->op_params));
     node->src[0] = transposed;
