@@ -22,6 +22,7 @@ const WEAKER_WHEN: Record<PatchableParamName, "lower" | "higher" | "true"> = {
   spendApprovalPercent: "lower",
   amendmentApprovalPercent: "lower",
   maxSpendPercentOfTreasury: "higher",
+  maxHoldingPercentOfFairShare: "higher",
   maxOpenProposalsPerCitizen: "higher",
   emergencyMaxRounds: "higher",
   emergencyCooldownRounds: "lower",

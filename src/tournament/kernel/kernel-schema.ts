@@ -19,6 +19,12 @@ export const KernelParamsSchema = z.strictObject({
   amendmentApprovalPercent: percent(1),
   /** A spend may ask for at most this share of the treasury when proposed. */
   maxSpendPercentOfTreasury: percent(1),
+  /**
+   * A spend may not bring its recipient's holdings — balance plus the spends
+   * open for it plus this one — above this share of a fair share (the world's
+   * funds over its citizens, rounded down). 100 = one fair share.
+   */
+  maxHoldingPercentOfFairShare: z.int().min(1).max(100_000),
   /** Proposals a citizen may have open at once. */
   maxOpenProposalsPerCitizen: z.int().min(1).max(20),
   /** Rounds an emergency lasts at most; it lapses at the end of its last round. */

@@ -8,6 +8,7 @@ export const LEGALITY_RULES = [
   "citizen.active",
   "spend.amount",
   "spend.recipient",
+  "spend.holdings",
   "proposal.limit",
   "amendment.scope",
   "vote.open",

@@ -3,7 +3,7 @@ import { KernelParamsSchema, type PatchableParamName } from "../kernel/kernel-sc
 import type { LegalityRule } from "../kernel/legality-rules.js";
 import type { Action } from "../world/actions.js";
 import { effectiveParams } from "../world/effective-params.js";
-import { citizenById, type WorldState } from "../world/world-state.js";
+import { citizenById, totalFunds, type WorldState } from "../world/world-state.js";
 
 export type LegalityResult =
   | { legal: true; reason: null; article: null; rule: null }
@@ -39,6 +39,12 @@ export function checkLegality(state: WorldState, action: Action, kernel: Kernel)
       if (recipient?.status !== "active") return reject("spend.recipient", `${action.recipient} is not an active citizen`);
       if (action.amount * 100 > state.treasury * params.maxSpendPercentOfTreasury) {
         return reject("spend.amount", `${action.amount} is more than ${params.maxSpendPercentOfTreasury}% of the treasury (${state.treasury})`);
+      }
+      const fairShare = Math.floor(totalFunds(state) / state.citizens.length);
+      const pending = state.proposals.reduce((sum, proposal) => sum + (proposal.kind === "spend" && proposal.status === "open" && proposal.recipient === action.recipient ? proposal.amount : 0), 0);
+      const holdings = recipient.balance + pending + action.amount;
+      if (holdings * 100 > fairShare * params.maxHoldingPercentOfFairShare) {
+        return reject("spend.holdings", `${action.recipient} would hold ${holdings} (balance ${recipient.balance}, open spends ${pending}), more than ${params.maxHoldingPercentOfFairShare}% of a fair share (${fairShare})`);
       }
       return LEGAL;
     }

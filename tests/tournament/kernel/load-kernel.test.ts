@@ -19,13 +19,14 @@ function kernelError(text: string): KernelFileError {
 }
 
 describe("parseKernel / loadKernel", () => {
-  it("loads both shipped kernels, 0.2.0 differing only in the emergency cooldown", async () => {
+  it("loads both shipped kernels, 0.2.0 differing only in the emergency cooldown and the holding cap", async () => {
     const kernel010 = await loadKernel("kernels/constitution-0.1.0.yaml");
     const kernel020 = await loadKernel("kernels/constitution-0.2.0.yaml");
     expect(kernel010.version).toBe("0.1.0");
     expect(kernel020.version).toBe("0.2.0");
     expect(kernel010.param("emergencyCooldownRounds")).toBe(0);
-    expect({ ...kernel020.params, emergencyCooldownRounds: 0 }).toEqual(kernel010.params);
+    expect(kernel010.param("maxHoldingPercentOfFairShare")).toBe(1000);
+    expect({ ...kernel020.params, emergencyCooldownRounds: 0, maxHoldingPercentOfFairShare: 1000 }).toEqual(kernel010.params);
     expect(kernel010.articleFor("emergency.cooldown").id).toBe("Art. 6");
     expect(kernel010.textSha256).toMatch(/^[0-9a-f]{64}$/);
   });

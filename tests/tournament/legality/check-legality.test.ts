@@ -41,6 +41,14 @@ const CASES: Array<{ rule: string; article: string; world: () => TournamentEnvir
   { rule: "spend.amount", article: "Art. 2", world: () => worldAfter([]), action: (environment) => spend(101)(onTurn(environment)), reason: /101 is more than 10% of the treasury \(1000\)/ },
   { rule: "spend.recipient", article: "Art. 2", world: () => worldAfter([]), action: (environment) => spend(5, "c7")(onTurn(environment)), reason: /c7 is not an active citizen/ },
   {
+    rule: "spend.holdings",
+    article: "Art. 8",
+    // A fair share is 1000 / 4 = 250 and the cap 60% of it (150): a second open spend of 100 for c0 would bring it to 200.
+    world: () => worldAfter([spend(100)], parseKernel(text010.replace("maxHoldingPercentOfFairShare: 1000", "maxHoldingPercentOfFairShare: 60"), "three-fifths")),
+    action: (environment) => spend(100)(onTurn(environment)),
+    reason: /c0 would hold 200 \(balance 0, open spends 100\), more than 60% of a fair share \(250\)/,
+  },
+  {
     rule: "proposal.limit",
     article: "Art. 3",
     // A kernel allowing one open proposal: everyone proposes in round 0, so round 1's first citizen has one open.

@@ -60,12 +60,14 @@ describe("searchRedTeam", () => {
     expect(captureProgress("emergency-overstay", amended.events, { kernel: v2, world: result.transcript.world, redTeam: RED_TEAM }).finding).toBeNull();
   });
 
-  it("finds treasury-drain from seed 1 under 0.1.0 and 0.2.0 alike: honest citizens judge each spend against its recipient's balance, not the spends already open for it", () => {
-    for (const kernel of [v1, v2]) {
-      const result = searchRedTeam(options(kernel, 1, "treasury-drain"));
-      expect(result.finding?.objective).toBe("treasury-drain");
-      expect(replayTranscript(result.transcript, kernel).rejected).toBe(0);
-    }
+  it("finds treasury-drain under 0.1.0 from seed 1 (several spends open for one teammate, each judged alone), and 0.2.0's holding cap refuses it", () => {
+    const result = searchRedTeam(options(v1, 1, "treasury-drain"));
+    expect(result.finding?.objective).toBe("treasury-drain");
+    expect(replayTranscript(result.transcript, v1).rejected).toBe(0);
+    const amended = replayTranscript(result.transcript, v2, { acrossVersions: true });
+    expect(amended.events.some((event) => event.type === "rejected" && event.article === v2.articleFor("spend.holdings").id)).toBe(true);
+    expect(captureProgress("treasury-drain", amended.events, { kernel: v2, world: result.transcript.world, redTeam: RED_TEAM }).finding).toBeNull();
+    expect(searchRedTeam(options(v2, 1, "treasury-drain")).finding).toBeNull();
   });
 
   it("is deterministic: the same seed gives the same transcript, finding and node count", () => {
