@@ -18,6 +18,9 @@
 
 namespace ggml_adamw {
 
+// GCC 12 warns of the undefined vectors inside its own AVX-512 intrinsics (-Wmaybe-uninitialized): not ours.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #if defined(__x86_64__)
 
 /** Weights per job: a multiple of 16, large enough that the threads' share of a matrix stays contiguous. */
@@ -61,6 +64,7 @@ __attribute__((target("avx512f"))) inline void compute(ggml_tensor* dst, int ith
 }
 
 #endif
+#pragma GCC diagnostic pop
 
 }  // namespace ggml_adamw
 

@@ -2,6 +2,7 @@
 
 #include "ggml-adamw-kernel.h"
 #include "ggml-product-kernels.h"
+#include "ggml-softmax-kernel.h"
 
 #include <cfloat>
 #include <cmath>
@@ -166,7 +167,10 @@ std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::buildChunk(const GgmlChunk& chu
   patchForwardProducts(ggml, weights, full, state->forwardNodes);
   // Quantised bases keep every forward product ggml's: their products quantise their input, which the engine's
   // exact arithmetic (engine-order attention) is there to reproduce bit for bit.
-  if (!weights.engineOrderAttention) full = forwardProductsByKernel(ggml, context, full, state->forwardNodes, size);
+  if (!weights.engineOrderAttention) {
+    full = forwardProductsByKernel(ggml, context, full, state->forwardNodes, size);
+    useSoftmaxKernel(ggml, context, full, state->forwardNodes);
+  }
   state->full = full;
   state->targets = static_cast<size_t>(targets);
   return state;

@@ -29,6 +29,9 @@
 
 namespace ggml_out_product {
 
+// GCC 12 warns of the undefined vectors inside its own AVX-512 intrinsics (-Wmaybe-uninitialized): not ours.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #if defined(__x86_64__)
 
 /** Rows of a (the result's first dimension) per tile: four AVX-512 vectors. */
@@ -219,6 +222,7 @@ inline void transposeCompute(ggml_tensor* dst, int ith, int nth, void*) {
 }
 
 #endif
+#pragma GCC diagnostic pop
 
 /** ggml_custom_4d of the bound ggml, or null when this ggml or CPU cannot run the kernel (no AVX-512). */
 inline decltype(&ggml_custom_4d) customOperation(const GgmlLibrary& ggml) {
