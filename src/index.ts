@@ -343,6 +343,40 @@ export {
   type ConvergenceFitOptions,
 } from "./dialectic/convergence-predictor.js";
 
+// Tournaments: constitution kernels, the legality gate, agents, detectors, replay, exploits
+export { Kernel } from "./tournament/kernel/kernel.js";
+export { loadKernel, parseKernel } from "./tournament/kernel/load-kernel.js";
+export { KernelParamsSchema, KernelDocumentSchema, type KernelParams, type KernelDocument, type Article } from "./tournament/kernel/kernel-schema.js";
+export { LEGALITY_RULES, type LegalityRule } from "./tournament/kernel/legality-rules.js";
+export { ActionSchema, ACTION_TYPES, parseAction, type Action, type ActionType } from "./tournament/world/actions.js";
+export type { WorldState, CitizenState, Proposal, Ballot, Emergency } from "./tournament/world/world-state.js";
+export type { TournamentEvent, TournamentEventType } from "./tournament/world/events.js";
+export { TournamentEnvironment, WorldConfigSchema, type WorldConfig, type WorldConfigInput, type StepResult } from "./tournament/world/tournament-environment.js";
+export { checkLegality, type LegalityResult } from "./tournament/legality/check-legality.js";
+export { playRounds, type PlayRoundsOptions } from "./tournament/play/play-rounds.js";
+export type { TournamentAgent, AgentView } from "./tournament/agents/tournament-agent.js";
+export { agentStream } from "./tournament/agents/agent-stream.js";
+export { HonestAgent, type HonestAgentOptions } from "./tournament/agents/honest-agent.js";
+export { createRedTeamAgent } from "./tournament/agents/red-team/create-red-team-agent.js";
+export { searchRedTeam, type SearchRedTeamOptions, type SearchRedTeamResult } from "./tournament/search/search-red-team.js";
+export { planSearchRedTeam, type SearchRedTeamPlan } from "./tournament/search/plan-search-red-team.js";
+export { CAPTURE_OBJECTIVES, type CaptureObjective } from "./tournament/detectors/capture-objectives.js";
+export { detectCaptures, captureProgress, type CaptureFinding, type CaptureProgress, type DetectionContext } from "./tournament/detectors/detect-captures.js";
+export { episodeMetrics, type EpisodeMetrics, type EpisodeSides } from "./tournament/metrics/episode-metrics.js";
+export { compareEpisodeMetrics, METRIC_ORDER } from "./tournament/metrics/compare-episode-metrics.js";
+export { runTournament, type RunTournamentOptions, type TournamentResult } from "./tournament/tournament/run-tournament.js";
+export { defaultRoster, RED_POLICIES, type RedPolicy, type EpisodeRoster, type TournamentRoster, type DefaultRosterOptions } from "./tournament/tournament/tournament-roster.js";
+export { canonicalJson, eventLogHash } from "./tournament/replay/canonical-json.js";
+export { parseTranscript, type Transcript } from "./tournament/replay/transcript.js";
+export { replayTranscript, type ReplayOptions, type ReplayResult } from "./tournament/replay/replay-transcript.js";
+export { shrinkTranscript, type ShrinkResult } from "./tournament/exploits/shrink-transcript.js";
+export { ExploitRecordSchema, parseExploitRecord, type ExploitRecord } from "./tournament/exploits/exploit-record.js";
+export { ExploitCandidateSchema, parseExploitCandidate, type ExploitCandidate } from "./tournament/exploits/exploit-candidate.js";
+export { writeExploitCandidate } from "./tournament/exploits/write-exploit-candidate.js";
+export { recordExploit, type RecordExploitOptions, type RecordExploitResult } from "./tournament/exploits/record-exploit.js";
+export { verifyExploits, type ExploitVerification } from "./tournament/exploits/verify-exploits.js";
+export { KernelFileError, UnknownActionError, KernelVersionMismatchError, ExploitRecordError } from "./tournament/errors/index.js";
+
 // Errors
 export {
   SelfplayError,
