@@ -19,7 +19,15 @@ describe("the riddle episode on the engine (arithmetic domain, bundled base)", (
       });
       const batch = arena.buildTrainingBatch(results, arena.assignCredit(results), 0);
       const byRole = (roleId: string) => batch.records.filter((record) => record.roleId === roleId).length;
-      console.log(JSON.stringify(outcomes.map((outcome) => ({ riddle: outcome.riddle?.riddle, attempts: outcome.attempts.length, solveRate: outcome.solveRate, saved: outcome.solverCallsSaved, reward: outcome.riddlerReward, status: outcome.statusSummaries }))));
+      // The grammar keeps every draft a±b; the critic (code) accepts those within bounds.
+      for (const result of results) {
+        const riddlerSteps = result.rollout.steps.filter((step) => step.roleId.startsWith("riddler"));
+        for (const step of riddlerSteps) expect(step.constrained).toBe(true);
+      }
+      for (const outcome of outcomes) {
+        expect(outcome.solverRuns.length + outcome.solverCallsSaved).toBe(outcome.riddle ? 6 : 0);
+        expect(outcome.statusSummaries).toHaveLength(Math.floor(outcome.solverRuns.length / 3));
+      }
       expect(batch.records.length).toBeGreaterThan(0);
       expect(byRole("solver")).toBeGreaterThan(0);
       expect(byRole("riddler")).toBe(outcomes.filter((outcome) => outcome.riddle !== null).length);
