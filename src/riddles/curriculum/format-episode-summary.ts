@@ -17,7 +17,7 @@ export function formatEpisodeSummary(outcome: RiddleEpisodeOutcome, report: Crit
       ...(riddle.solutionRationale === "" ? [] : [`**Rationale:** ${riddle.solutionRationale}`, ""]),
       `**Grading rules:** ${riddle.gradingRules}`,
       "",
-      `Tags: ${riddle.tags.join(", ") || "-"}; difficulty guess ${riddle.difficultyGuessPct}%; rejected attempts before it: ${invalid}.`,
+      `Tags: ${riddle.tags.join(", ") || "-"}; guessed solve rate ${riddle.difficultyGuessPct}%; rejected attempts before it: ${invalid}.`,
       "",
       `Solved ${outcome.solved}/${outcome.solverRuns.length} (${outcome.solveRate === null ? "-" : `${Math.round(outcome.solveRate * 100)}%`}), ` +
         `band ${report.band.low}–${report.band.high}: ${report.band.inBand ? "in" : "out"}; riddler reward ${outcome.riddlerReward.toFixed(3)}.`,

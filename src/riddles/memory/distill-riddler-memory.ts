@@ -26,11 +26,12 @@ export function distillRiddlerMemory(entries: readonly RiddlerMemoryEntry[], ban
       `near-duplicates ${entries.filter((entry) => entry.nearDuplicate).length}; mean reward ${mean(entries.map((entry) => entry.reward))?.toFixed(3) ?? "-"}`,
   ];
   if (valid.length === 0) return lines;
-  const errors = valid.map((entry) => (entry.difficultyGuessPct as number) / 100 - (1 - (entry.solveRate as number)));
+  // difficultyGuessPct is the riddler's guess of the solve rate.
+  const errors = valid.map((entry) => (entry.difficultyGuessPct as number) / 100 - (entry.solveRate as number));
   const bias = mean(errors) as number;
   lines.push(
-    `difficulty guesses vs measured difficulty (1 − solve rate): mean |error| ${Math.round((mean(errors.map(Math.abs)) as number) * 100)} points, ` +
-      `guesses run ${bias > 0.05 ? "high (riddles easier than guessed)" : bias < -0.05 ? "low (riddles harder than guessed)" : "about right"}`,
+    `guessed vs measured solve rate: mean |error| ${Math.round((mean(errors.map(Math.abs)) as number) * 100)} points, ` +
+      `guesses run ${bias > 0.05 ? "high (riddles harder than guessed)" : bias < -0.05 ? "low (riddles easier than guessed)" : "about right"}`,
   );
   for (const [tag, group] of largestGroups(valid, (entry) => entry.tags)) lines.push(`tag ${JSON.stringify(tag)}: ${groupLine(group, band)}`);
   for (const [digits, group] of largestGroups(valid, (entry) => operandDigits(entry.riddle))) lines.push(`largest number ${digits} digit(s): ${groupLine(group, band)}`);

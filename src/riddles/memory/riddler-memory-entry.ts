@@ -43,7 +43,7 @@ export function formatRiddlerEntry(entry: RiddlerMemoryEntry, riddleWidth = 80):
     `- ep ${entry.episodeIndex}`,
     `id ${entry.riddleId}`,
     `tags ${entry.tags.length === 0 ? "-" : entry.tags.join(",")}`,
-    `guess ${entry.difficultyGuessPct}%`,
+    `guessed ${entry.difficultyGuessPct}%`,
     `solved ${entry.solved}/${entry.solverRuns} (${percent(entry.solveRate)})`,
     `reward ${entry.reward.toFixed(3)}`,
     `duplicate ${entry.nearDuplicate ? "yes" : "no"}`,

@@ -29,7 +29,7 @@ describe("distillRiddlerMemory", () => {
     ];
     expect(distillRiddlerMemory(entries, { low: 0.3, high: 0.7 })).toEqual([
       "episodes 4: valid 3, no riddle 1; in band 0.3–0.7: 1/3 (33%); near-duplicates 1; mean reward 0.375",
-      "difficulty guesses vs measured difficulty (1 − solve rate): mean |error| 23 points, guesses run high (riddles easier than guessed)",
+      "guessed vs measured solve rate: mean |error| 23 points, guesses run low (riddles easier than guessed)",
       'tag "addition": 2 riddle(s), mean solve rate 70%, in band 1',
       'tag "carry": 1 riddle(s), mean solve rate 50%, in band 1',
       'tag "subtraction": 1 riddle(s), mean solve rate 80%, in band 0',
@@ -37,7 +37,7 @@ describe("distillRiddlerMemory", () => {
       "largest number 1 digit(s): 1 riddle(s), mean solve rate 90%, in band 0",
       "last 3 riddles too easy (mean solve rate 73%): make them harder",
     ]);
-    expect(formatRiddlerEntry(entries[1] as RiddlerMemoryEntry)).toBe('- ep 1 · id id1 · tags addition,carry · guess 50% · solved 5/10 (50%) · reward 0.500 · duplicate yes · "71+25="');
+    expect(formatRiddlerEntry(entries[1] as RiddlerMemoryEntry)).toBe('- ep 1 · id id1 · tags addition,carry · guessed 50% · solved 5/10 (50%) · reward 0.500 · duplicate yes · "71+25="');
     expect(formatRiddlerEntry(entries[3] as RiddlerMemoryEntry)).toBe("- ep 3 · no valid riddle after 3 attempt(s) · reward 0.000");
   });
 });
