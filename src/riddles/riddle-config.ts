@@ -16,14 +16,19 @@ export const RiddleConfigSchema = z.strictObject({
   band: z.strictObject({ low: share.default(0.3), high: share.default(0.7) }).default({ low: 0.3, high: 0.7 }),
   solvers: z.int().min(1).max(100).default(10),
   /** Solvers run in waves of this size; early stopping is tested after each wave. */
-  waveSize: z.int().min(1).max(100).default(5),
+  waveSize: z.int().min(1).max(100).default(4),
   earlyStop: z
     .strictObject({
       enabled: z.boolean().default(true),
-      /** z of the two-sided Wilson score interval; stop once it lies wholly outside the band. */
-      wilsonZ: z.number().positive().max(5).default(1.96),
+      /**
+       * z of the two-sided Wilson score interval; stop once it lies wholly
+       * outside the band. 1.28 (an 80% interval, 90% on the side that stops)
+       * stops a 4-solver wave at 0/4 or 4/4 against the default 0.3–0.7 band;
+       * 1.96 could stop 10 solvers only at 0/9 or 9/9, i.e. never in waves of 5.
+       */
+      wilsonZ: z.number().positive().max(5).default(1.28),
     })
-    .default({ enabled: true, wilsonZ: 1.96 }),
+    .default({ enabled: true, wilsonZ: 1.28 }),
   /** Riddles regenerated after the critic rejects one, per episode. */
   validityRetries: z.int().min(0).max(10).default(2),
   maxPartnersPerSolver: z.int().min(0).max(5).default(1),
