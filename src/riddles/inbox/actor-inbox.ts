@@ -46,9 +46,9 @@ export class ActorInbox {
 
   /** Creates the inbox (keeping questions already in one; they are answered first) and the outbox. */
   static async create(options: ActorInboxOptions): Promise<ActorInbox> {
-    const inboxPath = join(options.folder, INBOX_FILES.inbox);
-    const existing = await readFile(inboxPath).catch(() => null);
-    if (existing === null) await writeFile(inboxPath, INBOX_HEADER, { flag: "wx" }).catch(() => undefined);
+    await writeFile(join(options.folder, INBOX_FILES.inbox), INBOX_HEADER, { flag: "wx" }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST") throw error;
+    });
     await appendFile(join(options.folder, INBOX_FILES.outbox), "");
     return new ActorInbox(options, 0);
   }
