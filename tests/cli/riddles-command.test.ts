@@ -7,10 +7,10 @@ import { main } from "../../src/cli/program.js";
 import { RiddleEpisodeMetricsSchema } from "../../src/riddles/curriculum/riddle-episode-metrics.js";
 
 /** Runs `selfplay …` through the whole program (its error handling included) with a fixed clock. */
-async function runCli(argv: string[], now = new Date(Date.UTC(2026, 10, 24, 0, 30))) {
+async function runCli(argv: string[], now = new Date(Date.UTC(2026, 10, 24, 0, 30)), isTerminal = false) {
   let stdout = "";
   let stderr = "";
-  const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), isTerminal: false };
+  const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), isTerminal };
   const code = await main(argv, { io, now: () => now });
   return { code, stdout, stderr };
 }
@@ -72,5 +72,16 @@ describe("selfplay riddles", () => {
     expect(JSON.parse(readFileSync(join(out, "config.json"), "utf8"))).toMatchObject({ kind: "riddles", seed: 4, episodes: 3, model: "selfplay-arithmetic-base.gguf" });
     expect(readFileSync(join(out, "riddler_memory.md"), "utf8")).toMatch(/^# Riddler memory\n\n## Distilled\n\nCompacted after 2 episode\(s\)\./);
     for (const file of ["riddle.json", "solver_runs.jsonl", "critic_report.json", "summary.md"]) expect(existsSync(join(out, "episodes", "episode-2", file))).toBe(true);
+  }, 60_000);
+
+  it("draws a progress bar with the solvers solved so far on a terminal, clears it, and prints the summary", async () => {
+    const out = join(scratch(), "run");
+    const { code, stdout, stderr } = await runCli(["riddles", "--episodes", "2", "--out", out, "--seed", "2"], undefined, true);
+    expect(code, stderr).toBe(EXIT.ok);
+    expect(stderr).toMatch(/\rriddles \[-{20}\] 0\/2 episodes · episode 0: solver 1\/10, solved so far [01]/);
+    expect(stderr).toMatch(/\rriddles \[#{10}-{10}\] 1\/2 episodes · episode 1: solver \d+\/10, solved so far \d+/);
+    expect(stderr.endsWith("\r\u001b[2K")).toBe(true);
+    expect(stdout).toMatch(/^riddles \(arithmetic\): 2 episode\(s\), 2 with a valid riddle, 0 failed\nsolve rate in band 0\.3–0\.7: /);
+    expect(stdout).toContain(`wrote ${join(out, "metrics.jsonl")}, dataset.jsonl, riddler_memory.md, actor_memory.md, episodes/`);
   }, 60_000);
 });
