@@ -75,6 +75,8 @@ export async function runRiddleCurriculum(options: RiddleCurriculumOptions): Pro
   if (!Number.isInteger(options.episodes) || options.episodes < 1) throw new InvalidInputError("episodes", "an integer ≥ 1", options.episodes);
   const directory = await RunDirectory.create(out, { kind: "riddles", seed, episodes: options.episodes, config, ...options.runInfo });
   try {
+    // Present from the start, empty until a riddle is accepted.
+    await appendFile(join(out, CURRICULUM_FILES.dataset), "");
     const memories = await RiddleMemories.create(out, config);
     const inbox = await ActorInbox.create({ folder: out, client: options.inboxClient ?? options.judgeClient ?? options.client, seed });
     let episodesDone = 0;

@@ -51,7 +51,7 @@ describe("a SIGKILLed riddle curriculum", () => {
     expect(metrics.length).toBeGreaterThanOrEqual(episode);
     expect(jsonLines(join(out, "rollouts.jsonl")).length).toBeGreaterThanOrEqual(metrics.length);
     jsonLines(join(out, "training-batch.jsonl"));
-    if (existsSync(join(out, "dataset.jsonl"))) expect(jsonLines(join(out, "dataset.jsonl")).length).toBeLessThanOrEqual(metrics.length + 1);
+    expect(jsonLines(join(out, "dataset.jsonl")).length).toBeLessThanOrEqual(metrics.length + 1);
     expectMemoryWhole(join(out, "riddler_memory.md"), "Riddler memory", metrics.length);
     expectMemoryWhole(join(out, "actor_memory.md"), "Actor memory", metrics.length);
     const folders = existsSync(join(out, "episodes")) ? readdirSync(join(out, "episodes")) : [];
