@@ -7,6 +7,7 @@ import { createDebateEnvironment } from "./debate/debate-environment.js";
 import { createDialecticEnvironment } from "./dialectic/dialectic-environment.js";
 import { createExactMatchEnvironment } from "./exact-match/exact-match-environment.js";
 import { createProposerSolverEnvironment } from "./proposer-solver/proposer-solver-environment.js";
+import { createRiddlesEnvironment } from "./riddles/riddles-environment.js";
 import { createTournamentEnvironment } from "./tournament/tournament-environment.js";
 import type { Environment, EnvironmentFactory } from "./environment.js";
 import { EnvironmentShapeSchema } from "./environment-shape.js";
@@ -20,6 +21,7 @@ export const BUILT_IN_ENVIRONMENTS: Readonly<Record<string, EnvironmentFactory>>
   "proposer-solver": createProposerSolverEnvironment,
   "exact-match": createExactMatchEnvironment,
   tournament: createTournamentEnvironment,
+  riddles: createRiddlesEnvironment,
 };
 
 /** The export a user's environment module provides: `createEnvironment(options) => Environment`. */
