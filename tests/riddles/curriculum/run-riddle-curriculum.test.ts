@@ -124,4 +124,31 @@ describe("runRiddleCurriculum", () => {
     expect(existsSync(join(out, "config.json"))).toBe(true);
     await expect(play(out, { episodes: 1 })).rejects.toThrow(/out: .*choose another --out/);
   });
+
+  it("records an episode that throws as failed (metrics line, summary.md) and goes on with the next", async () => {
+    const out = join(scratch(), "run");
+    const config = parseRiddleConfig({ solvers: 2, waveSize: 2 });
+    const result = await runRiddleCurriculum({
+      config,
+      episodes: 3,
+      out,
+      client: new ScriptedInferenceClient({ rules: scriptedRiddleRules }),
+      seed: 3,
+      createEpisodes: (hooks) => {
+        const episode = new ScriptedRiddleEpisode(config, hooks);
+        const rollout = episode.rollout.bind(episode);
+        episode.rollout = async (context, artifact) => {
+          if (artifact.episodeIndex === 1) throw new Error("the riddler's engine went away");
+          return rollout(context, artifact);
+        };
+        return [episode];
+      },
+    });
+    expect(result.metrics.map((line) => line.status)).toEqual(["scored", "failed", "scored"]);
+    expect(result.metrics[1]).toMatchObject({ error: "Error at rollout: the riddler's engine went away", reward: 0, running: { episodes: 2, failed: 1 } });
+    expect(result.totals).toMatchObject({ episodes: 3, failed: 1 });
+    expect(readFileSync(join(out, "episodes", "episode-1", "summary.md"), "utf8")).toBe("# Episode 1\n\nThe episode failed: Error at rollout: the riddler's engine went away\n");
+    // A failed episode leaves no memory entry.
+    expect(readFileSync(join(out, "riddler_memory.md"), "utf8").match(/^- ep \d+ /gm)).toEqual(["- ep 0 ", "- ep 2 "]);
+  });
 });
