@@ -87,45 +87,52 @@ export async function runRiddleCurriculum(options: RiddleCurriculumOptions): Pro
     const [episode, ...subEpisodes] = options.createEpisodes(hooks);
     if (episode === undefined) throw new InvalidInputError("createEpisodes", "a factory returning the riddle episode first", []);
     const arena = new Arena({ client: options.client, ...(options.judgeClient && { judgeClient: options.judgeClient }), seed, concurrency: 1 });
-    arena.register(episode);
-    for (const sub of subEpisodes) arena.register(sub);
-    const totals = new RiddleMetricsTotals(config);
-    const allMetrics: RiddleEpisodeMetrics[] = [];
-    const recentRiddles: string[] = [];
-    for (let index = 0; index < options.episodes; index++) {
-      // Rollout: one riddle episode through the arena.
-      const artifact: RiddleArtifact = { episodeIndex: index, ...memories.excerpts(), recentRiddles: recentRiddles.slice(-config.duplicates.window) };
-      const results = await arena.generateRollouts([{ episodeType: episode.type, artifact }]);
-      const result = results[0];
-      if (result === undefined) throw new Error(`episode ${index}: the arena returned no result`);
-      await directory.rollouts.append(result);
-      const batch = arena.buildTrainingBatch(results, arena.assignCredit(results), index);
-      await directory.trainingBatches.append(batch);
+    try {
+      arena.register(episode);
+      for (const sub of subEpisodes) arena.register(sub);
+      const totals = new RiddleMetricsTotals(config);
+      const allMetrics: RiddleEpisodeMetrics[] = [];
+      const recentRiddles: string[] = [];
+      for (let index = 0; index < options.episodes; index++) {
+        // Rollout: one riddle episode through the arena.
+        const artifact: RiddleArtifact = { episodeIndex: index, ...memories.excerpts(), recentRiddles: [...recentRiddles] };
+        const results = await arena.generateRollouts([{ episodeType: episode.type, artifact }]);
+        const result = results[0];
+        if (result === undefined) throw new Error(`episode ${index}: the arena returned no result`);
+        await directory.rollouts.append(result);
+        const batch = arena.buildTrainingBatch(results, arena.assignCredit(results), index);
+        await directory.trainingBatches.append(batch);
 
-      // Artifacts, dataset, metrics, memories.
-      let metrics: RiddleEpisodeMetrics;
-      if (result.outcome.status === "failed") {
-        const error = `${result.outcome.error.name} at ${result.outcome.stage}: ${result.outcome.error.message}`;
-        await writeFailedEpisodeSummary(out, index, error);
-        metrics = totals.addFailure(index, error);
-      } else {
-        const outcome = RiddleEpisodeOutcomeSchema.parse(result.rollout.artifacts);
-        await writeEpisodeArtifacts(out, outcome, config);
-        const entry = riddleDatasetEntry(outcome);
-        if (entry !== null) await appendFile(join(out, CURRICULUM_FILES.dataset), `${JSON.stringify(entry)}\n`);
-        if (outcome.riddle !== null) recentRiddles.push(outcome.riddle.riddle);
-        metrics = totals.add(outcome, batch.records.length);
-        await memories.record(outcome);
+        // Artifacts, dataset, metrics, memories.
+        let metrics: RiddleEpisodeMetrics;
+        if (result.outcome.status === "failed") {
+          const error = `${result.outcome.error.name} at ${result.outcome.stage}: ${result.outcome.error.message}`;
+          await writeFailedEpisodeSummary(out, index, error);
+          metrics = totals.addFailure(index, error);
+        } else {
+          const outcome = RiddleEpisodeOutcomeSchema.parse(result.rollout.artifacts);
+          await writeEpisodeArtifacts(out, outcome, config);
+          const entry = riddleDatasetEntry(outcome);
+          if (entry !== null) await appendFile(join(out, CURRICULUM_FILES.dataset), `${JSON.stringify(entry)}\n`);
+          if (outcome.riddle !== null) {
+            recentRiddles.push(outcome.riddle.riddle);
+            // Only the window is ever compared against.
+            if (recentRiddles.length > config.duplicates.window) recentRiddles.shift();
+          }
+          metrics = totals.add(outcome, batch.records.length);
+          await memories.record(outcome);
+        }
+        await directory.metrics.append(metrics);
+        allMetrics.push(metrics);
+        episodesDone = index + 1;
+        // Questions asked after the last solver are answered before the next episode.
+        await inbox.answerPending(null);
+        options.onEpisodeEnd?.(metrics);
       }
-      await directory.metrics.append(metrics);
-      allMetrics.push(metrics);
-      episodesDone = index + 1;
-      // Questions asked after the last solver are answered before the next episode.
-      await inbox.answerPending(null);
-      options.onEpisodeEnd?.(metrics);
+      return { out, metrics: allMetrics, totals: totals.running(), inboxAnswers: inbox.answeredCount };
+    } finally {
+      await arena.close();
     }
-    await arena.close();
-    return { out, metrics: allMetrics, totals: totals.running(), inboxAnswers: inbox.answeredCount };
   } finally {
     await directory.close();
   }

@@ -9,7 +9,7 @@ import type { RiddleProgress } from "../riddle-episode-hooks.js";
 export function actorInboxPrompt(question: string, progress: RiddleProgress | null): Messages {
   const status =
     progress === null
-      ? "No episode is running yet."
+      ? "Between two episodes."
       : [
           `Episode ${progress.episodeIndex}. Riddle: ${progress.riddle}`,
           `Solvers run ${progress.solversRun}/${progress.solversPlanned}, solved so far ${progress.solvedSoFar}.`,

@@ -86,7 +86,7 @@ export class ActorInbox {
       // The run goes on; the failure is reported where the question was asked.
       answer = `(could not answer: ${error instanceof Error ? error.message : String(error)})`;
     }
-    const where = progress === null ? "before the first episode" : `episode ${progress.episodeIndex}, after solver ${progress.solversRun}/${progress.solversPlanned} (solved so far ${progress.solvedSoFar})`;
+    const where = progress === null ? "between episodes" : `episode ${progress.episodeIndex}, after solver ${progress.solversRun}/${progress.solversPlanned} (solved so far ${progress.solvedSoFar})`;
     // One append per answer: a kill leaves earlier answers whole.
     await appendFile(this.outboxPath, `## Q${number} (${where})\n\n> ${question}\n\n${answer}\n\n`);
   }
