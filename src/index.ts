@@ -343,6 +343,20 @@ export {
   type ConvergenceFitOptions,
 } from "./dialectic/convergence-predictor.js";
 
+// The riddle curriculum: riddler, actor with N solvers and partners, critic, Gaussian reward, memories
+export { RiddleSchema, SolverAnswerSchema, RiddleValiditySchema, AnswerGradeSchema, type Riddle, type SolverAnswer, type RiddleValidity, type AnswerGrade } from "./riddles/riddle-contracts.js";
+export { RiddleConfigSchema, parseRiddleConfig, type RiddleConfig, type RiddleConfigInput } from "./riddles/riddle-config.js";
+export { RiddleArtifactSchema, type RiddleArtifact } from "./riddles/riddle-artifact.js";
+export { RiddleEpisodeOutcomeSchema, SolverRunSchema, type RiddleEpisodeOutcome, type SolverRun } from "./riddles/riddle-outcome.js";
+export type { RiddleEpisodeHooks, RiddleProgress } from "./riddles/riddle-episode-hooks.js";
+export { wilsonInterval, clearlyOutsideBand } from "./riddles/wilson-interval.js";
+export { riddleSimilarity } from "./riddles/riddle-similarity.js";
+export type { RiddleDomain } from "./riddles/domains/riddle-domain.js";
+export { ArithmeticDomain, type ArithmeticDomainOptions } from "./riddles/domains/arithmetic-domain.js";
+export { FreeFormDomain, type FreeFormDomainOptions } from "./riddles/domains/free-form-domain.js";
+export { createRiddleEpisodes, riddleEpisodeModule, type RiddleEpisodesOptions } from "./riddles/episode/riddle-episodes.js";
+export { runRiddleCurriculum, type RiddleCurriculumOptions, type RiddleCurriculumResult, type RiddleEpisodesFactory } from "./riddles/curriculum/run-riddle-curriculum.js";
+
 // Tournaments: constitution kernels, the legality gate, agents, detectors, replay, exploits
 export { Kernel } from "./tournament/kernel/kernel.js";
 export { loadKernel, parseKernel } from "./tournament/kernel/load-kernel.js";
