@@ -70,18 +70,19 @@ __attribute__((target("avx512f"))) inline void compute(ggml_tensor* dst, int ith
 
 /**
  * One weight's AdamW step on its gradient and moments, with `parameters` as ggml_opt_step_adamw's: our
- * kernel where it runs (contiguous f32 tensors, AVX-512), else ggml's operation.
+ * kernel through `custom` (contiguous f32 tensors), else, `custom` null, ggml's operation.
  */
-inline ggml_tensor* adamwStep(const GgmlLibrary& ggml, ggml_context* context, ggml_tensor* weight, ggml_tensor* gradient, ggml_tensor* first,
-                              ggml_tensor* second, ggml_tensor* parameters) {
+inline ggml_tensor* adamwStep(const GgmlLibrary& ggml, decltype(&ggml_custom_4d) custom, ggml_context* context, ggml_tensor* weight, ggml_tensor* gradient,
+                              ggml_tensor* first, ggml_tensor* second, ggml_tensor* parameters) {
 #if defined(__x86_64__)
-  const auto custom = ggml_out_product::customOperation(ggml);
   const bool contiguous = ggml_out_product::contiguousF32(weight) && ggml_out_product::contiguousF32(gradient) &&
                           ggml_out_product::contiguousF32(first) && ggml_out_product::contiguousF32(second);
   if (custom != nullptr && contiguous) {
     ggml_tensor* sources[5] = {weight, gradient, first, second, parameters};
     return custom(context, GGML_TYPE_F32, 1, 1, 1, 1, sources, 5, ggml_adamw::compute, GGML_N_TASKS_MAX, nullptr);
   }
+#else
+  (void)custom;
 #endif
   return ggml.ggml_opt_step_adamw(context, weight, gradient, first, second, parameters);
 }

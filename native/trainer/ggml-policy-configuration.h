@@ -6,6 +6,14 @@
 #include <cstdint>
 #include <string>
 
+/** Which kernels compute a policy's graphs on the CPU. */
+enum class GgmlCpuKernels {
+  /** Our AVX-512 custom operations (f32 products, attention softmax, AdamW) where this CPU and ggml run them, else ggml's own. */
+  automatic,
+  /** ggml's own operations everywhere (the backward's out_prods as mul_mat of transposed copies), whatever the CPU. */
+  portable,
+};
+
 struct GgmlPolicyConfiguration {
   std::string modelPath;
   /** qwen2 (true): rope pairs (i, i + d/2), llama.cpp's NEOX mode; llama (false): adjacent pairs. */
@@ -31,4 +39,5 @@ struct GgmlPolicyConfiguration {
   /** What B·A·x is multiplied by: alpha / rank (as llama.cpp with adapter scale 1). */
   float loraScale = 1.0f;
   int32_t threads = 1;
+  GgmlCpuKernels cpuKernels = GgmlCpuKernels::automatic;
 };

@@ -120,6 +120,7 @@ Napi::Function GgmlPolicyObject::define(Napi::Env env) {
                          InstanceMethod<&GgmlPolicyObject::readTensor>("readTensor"),
                          InstanceMethod<&GgmlPolicyObject::writeTensor>("writeTensor"),
                          InstanceMethod<&GgmlPolicyObject::bytes>("bytes"),
+                         InstanceMethod<&GgmlPolicyObject::cpuKernels>("cpuKernels"),
                          InstanceMethod<&GgmlPolicyObject::dispose>("dispose"),
                      });
 }
@@ -155,6 +156,10 @@ Napi::Value GgmlPolicyObject::load(const Napi::CallbackInfo& info) {
     configuration.loraScale = static_cast<float>(number(options, "loraScale", -1e6, 1e6, false));
   }
   configuration.threads = static_cast<int32_t>(number(options, "threads", 1, 1024, true));
+  const Napi::Value kernels = options.Get("cpuKernels");
+  const std::string cpuKernels = kernels.IsUndefined() ? "auto" : kernels.IsString() ? kernels.As<Napi::String>().Utf8Value() : "";
+  if (cpuKernels != "auto" && cpuKernels != "portable") throw addon_errors::invalidArgument(env, "cpuKernels: expected \"auto\" or \"portable\"");
+  configuration.cpuKernels = cpuKernels == "portable" ? GgmlCpuKernels::portable : GgmlCpuKernels::automatic;
   try {
     llamaLibrary();
   } catch (const std::exception& error) {
@@ -296,6 +301,10 @@ Napi::Value GgmlPolicyObject::writeTensor(const Napi::CallbackInfo& info) {
 
 Napi::Value GgmlPolicyObject::bytes(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(resource(info.Env())->bytes()));
+}
+
+Napi::Value GgmlPolicyObject::cpuKernels(const Napi::CallbackInfo& info) {
+  return Napi::String::New(info.Env(), resource(info.Env())->customKernels() ? "avx512" : "portable");
 }
 
 Napi::Value GgmlPolicyObject::dispose(const Napi::CallbackInfo& info) {

@@ -25,6 +25,7 @@ class GgmlPolicyObject : public Napi::ObjectWrap<GgmlPolicyObject> {
   Napi::Value readTensor(const Napi::CallbackInfo& info);
   Napi::Value writeTensor(const Napi::CallbackInfo& info);
   Napi::Value bytes(const Napi::CallbackInfo& info);
+  Napi::Value cpuKernels(const Napi::CallbackInfo& info);
   Napi::Value dispose(const Napi::CallbackInfo& info);
   std::shared_ptr<GgmlPolicy> resource(Napi::Env env) const;
 

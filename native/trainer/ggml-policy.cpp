@@ -63,6 +63,12 @@ GgmlPolicy::GgmlPolicy(GgmlPolicyConfiguration configurationIn) : ggml(ggmlLibra
     ggml_backend_reg_t registry = ggml.ggml_backend_dev_backend_reg(device);
     auto setThreads = reinterpret_cast<ggml_backend_set_n_threads_t>(ggml.ggml_backend_reg_get_proc_address(registry, "ggml_backend_set_n_threads"));
     if (setThreads != nullptr) setThreads(backend, configuration.threads);
+    // Our kernels are CPU code: they read and write tensor data through host pointers on the threads of
+    // ggml CPU's graph_compute, which is the only backend that runs a GGML_OP_CUSTOM. A policy on any other
+    // device (a GPU's tensors live in its memory) must get ggml's own operations, so the kernels are
+    // offered only when the backend computing the graphs is ggml's CPU device, whatever the option says.
+    const bool cpuBackend = ggml.ggml_backend_get_device(backend) == ggml.ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU);
+    if (cpuBackend && configuration.cpuKernels == GgmlCpuKernels::automatic) customOperation = ggml_out_product::customOperation(ggml);
     weights = loadGgmlPolicyWeights(ggml, configuration, backend);
     if (configuration.trainable) {
       const size_t count = weights.trainable.size();
@@ -161,15 +167,15 @@ std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::buildChunk(const GgmlChunk& chu
     }
     state->lossGradient = ggml.ggml_graph_get_grad_acc(full, loss);
     if (state->lossGradient == nullptr) throw std::runtime_error("ggml built no gradient for the loss");
-    full = fastBackwardProducts(ggml, context, full, state->forwardNodes, size);
+    full = fastBackwardProducts(ggml, customOperation, context, full, state->forwardNodes, size);
   }
   // Built on the matrices out_prod can read; the forward products then read the engine's copies.
   patchForwardProducts(ggml, weights, full, state->forwardNodes);
   // Quantised bases keep every forward product ggml's: their products quantise their input, which the engine's
   // exact arithmetic (engine-order attention) is there to reproduce bit for bit.
   if (!weights.engineOrderAttention) {
-    full = forwardProductsByKernel(ggml, context, full, state->forwardNodes, size);
-    useSoftmaxKernel(ggml, context, full, state->forwardNodes);
+    full = forwardProductsByKernel(ggml, customOperation, context, full, state->forwardNodes, size);
+    useSoftmaxKernel(ggml, customOperation, context, full, state->forwardNodes);
   }
   state->full = full;
   state->targets = static_cast<size_t>(targets);
@@ -281,7 +287,7 @@ GgmlStepResult GgmlPolicy::step(const GgmlAdamWStep& settings) {
   for (const auto& [weight, tensors] : optimizer) {
     ggml_tensor* gradient = clip ? ggml.ggml_div(ctx, tensors.gradient, divisorInput) : tensors.gradient;
     ggml.ggml_build_forward_expand(
-        graph, adamwStep(ggml, ctx, const_cast<ggml_tensor*>(weight), gradient, tensors.firstMoment, tensors.secondMoment, parameters));
+        graph, adamwStep(ggml, customOperation, ctx, const_cast<ggml_tensor*>(weight), gradient, tensors.firstMoment, tensors.secondMoment, parameters));
   }
   if (!ggml.ggml_gallocr_alloc_graph(stepAllocator, graph)) throw std::runtime_error("the backend could not allocate the optimizer step's buffer");
   const double step = static_cast<double>(settings.step);

@@ -78,6 +78,8 @@ class GgmlPolicy {
   void write(const std::string& name, GgmlTensorKind kind, const std::vector<float>& values);
   /** Bytes of the weights, the optimizer state and the largest compute buffer so far. */
   size_t bytes() const;
+  /** Whether the graphs use our AVX-512 custom operations (true) or ggml's own throughout (false). */
+  bool customKernels() const { return customOperation != nullptr; }
 
  private:
   struct Pending;
@@ -98,6 +100,11 @@ class GgmlPolicy {
   const GgmlLibrary& ggml;
   const GgmlPolicyConfiguration configuration;
   ggml_backend_t backend = nullptr;
+  /**
+   * ggml_custom_4d, through which the graphs use our AVX-512 kernels, or null for ggml's own operations:
+   * null unless the backend is ggml's CPU device (see the constructor) and the configuration allows them.
+   */
+  decltype(&ggml_custom_4d) customOperation = nullptr;
   GgmlPolicyWeights weights;
   ggml_context* gradientContext = nullptr;
   ggml_context* momentContext = nullptr;

@@ -224,7 +224,11 @@ inline void transposeCompute(ggml_tensor* dst, int ith, int nth, void*) {
 #endif
 #pragma GCC diagnostic pop
 
-/** ggml_custom_4d of the bound ggml, or null when this ggml or CPU cannot run the kernel (no AVX-512). */
+/**
+ * ggml_custom_4d of the bound ggml, or null when this ggml or CPU cannot run the kernels (no AVX-512).
+ * The graph builders below take what the policy decided (GgmlPolicy::customOperation: this, or null
+ * for ggml's own operations), never this directly.
+ */
 inline decltype(&ggml_custom_4d) customOperation(const GgmlLibrary& ggml) {
 #if defined(__x86_64__)
   static std::once_flag once;
@@ -255,15 +259,14 @@ inline bool handles(const ggml_tensor* node) {
 
 /**
  * Makes every f32 OUT_PROD among `graph`'s nodes [begin, end) compute by ggml_out_product::compute (a
- * GGML_OP_CUSTOM on the same operands, same shape; the policy computes on ggml's CPU backend, which
- * runs custom operations on its own threads). Returns false, changing nothing, where the kernel cannot
- * run (not x86 with AVX-512, or a ggml without ggml_custom_4d). Each sum runs in ggml's order, so the
+ * GGML_OP_CUSTOM on the same operands, same shape, made by `custom`: ggml's CPU backend runs custom
+ * operations on its own threads). Returns false, changing nothing, when `custom` is null (the kernels
+ * cannot or must not run: see GgmlPolicy::customOperation). Each sum runs in ggml's order, so the
  * gradients are ggml's own: the medium step's gradient norm came out bit for bit the same.
  */
-inline bool useOutProductKernel(const GgmlLibrary& ggml, ggml_context* context, ggml_cgraph* graph, int begin, int end) {
+inline bool useOutProductKernel(const GgmlLibrary& ggml, decltype(&ggml_custom_4d) custom, ggml_context* context, ggml_cgraph* graph, int begin, int end) {
 #if defined(__x86_64__)
   using ggml_out_product::Causal;
-  const auto custom = ggml_out_product::customOperation(ggml);
   if (custom == nullptr) return false;
   // The plain layout's causal attention (ggml-forward-graph.h): its softmax outputs (probabilities), the value
   // matrices they weigh, and the softmax gradients (scores' gradients) — all exactly 0 past the diagonal.
@@ -293,7 +296,7 @@ inline bool useOutProductKernel(const GgmlLibrary& ggml, ggml_context* context, 
   }
   return true;
 #else
-  (void)ggml, (void)context, (void)graph, (void)begin, (void)end;
+  (void)ggml, (void)custom, (void)context, (void)graph, (void)begin, (void)end;
   return false;
 #endif
 }
@@ -371,11 +374,12 @@ inline ggml_cgraph* backwardProductsAsMulMat(const GgmlLibrary& ggml, ggml_conte
 
 /**
  * The graph to compute: its backward pass's f32 out_prods (nodes from `begin`) computed by our kernel
- * where it runs (the same graph), else as ggml's mul_mat of transposed copies (a new graph of the
- * same nodes, the copies among them). The forward nodes stay the first `begin`, unchanged.
+ * through `custom` (the same graph), else, `custom` null, as ggml's mul_mat of transposed copies (a new
+ * graph of the same nodes, the copies among them). The forward nodes stay the first `begin`, unchanged.
  */
-inline ggml_cgraph* fastBackwardProducts(const GgmlLibrary& ggml, ggml_context* context, ggml_cgraph* graph, int begin, size_t graphSize) {
-  if (useOutProductKernel(ggml, context, graph, begin, ggml.ggml_graph_n_nodes(graph))) return graph;
+inline ggml_cgraph* fastBackwardProducts(const GgmlLibrary& ggml, decltype(&ggml_custom_4d) custom, ggml_context* context, ggml_cgraph* graph, int begin,
+                                         size_t graphSize) {
+  if (useOutProductKernel(ggml, custom, context, graph, begin, ggml.ggml_graph_n_nodes(graph))) return graph;
   return ggml_out_product::backwardProductsAsMulMat(ggml, context, graph, begin, graphSize);
 }
 
@@ -386,13 +390,14 @@ inline ggml_cgraph* fastBackwardProducts(const GgmlLibrary& ggml, ggml_context* 
  * another order: logprobs move by f32 rounding). Products whose A is not f32 (quantised, f16/bf16 — the
  * engine's arithmetic), is small in its second dimension (LoRA factors), or is larger than
  * FORWARD_COPY_LIMIT elements (a large output matrix: its copy would live in the compute buffer) stay
- * ggml's. `forwardNodes` is updated to the count of forward nodes in the returned graph.
+ * ggml's, as every product does when `custom` is null. `forwardNodes` is updated to the count of
+ * forward nodes in the returned graph.
  */
 inline constexpr int64_t FORWARD_COPY_LIMIT = int64_t{1} << 24;
 
-inline ggml_cgraph* forwardProductsByKernel(const GgmlLibrary& ggml, ggml_context* context, ggml_cgraph* graph, int& forwardNodes, size_t graphSize) {
+inline ggml_cgraph* forwardProductsByKernel(const GgmlLibrary& ggml, decltype(&ggml_custom_4d) custom, ggml_context* context, ggml_cgraph* graph,
+                                            int& forwardNodes, size_t graphSize) {
 #if defined(__x86_64__)
-  const auto custom = ggml_out_product::customOperation(ggml);
   if (custom == nullptr) return graph;
   bool changed = false;
   for (int index = 0; index < forwardNodes; index++) {
@@ -425,7 +430,7 @@ inline ggml_cgraph* forwardProductsByKernel(const GgmlLibrary& ggml, ggml_contex
   forwardNodes = rewrittenForward;
   return rewritten;
 #else
-  (void)ggml, (void)context, (void)forwardNodes, (void)graphSize;
+  (void)ggml, (void)custom, (void)context, (void)forwardNodes, (void)graphSize;
   return graph;
 #endif
 }

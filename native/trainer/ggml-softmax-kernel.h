@@ -115,11 +115,11 @@ __attribute__((target("avx512f,avx512dq"))) inline void compute(ggml_tensor* dst
 /**
  * Makes the plain layout's attention softmax nodes among `graph`'s first `end` (soft_max_ext of the
  * scores named GGML_CAUSAL_SCORES_NAME, an f32 mask, max_bias 0, no sinks) compute by
- * ggml_softmax::compute. Call after the backward pass is built: SOFT_MAX_BACK reads their output.
+ * ggml_softmax::compute through `custom` (null: they stay ggml's). Call after the backward pass is
+ * built: SOFT_MAX_BACK reads their output.
  */
-inline void useSoftmaxKernel(const GgmlLibrary& ggml, ggml_context* context, ggml_cgraph* graph, int end) {
+inline void useSoftmaxKernel(const GgmlLibrary& ggml, decltype(&ggml_custom_4d) custom, ggml_context* context, ggml_cgraph* graph, int end) {
 #if defined(__x86_64__)
-  const auto custom = ggml_out_product::customOperation(ggml);
   if (custom == nullptr || !__builtin_cpu_supports("avx512dq")) return;
   for (int index = 0; index < end; index++) {
     ggml_tensor* node = ggml.ggml_graph_node(graph, index);
@@ -140,6 +140,6 @@ inline void useSoftmaxKernel(const GgmlLibrary& ggml, ggml_context* context, ggm
     std::memcpy(node->op_params, pattern->op_params, sizeof(node->op_params));
   }
 #else
-  (void)ggml, (void)context, (void)graph, (void)end;
+  (void)ggml, (void)custom, (void)context, (void)graph, (void)end;
 #endif
 }

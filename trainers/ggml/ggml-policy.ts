@@ -34,6 +34,14 @@ export const GgmlPolicyOptionsSchema = z.strictObject({
   /** CPU threads of ggml's backend. Default 1. */
   threads: z.number().int().min(1).default(1),
   /**
+   * Which kernels compute on the CPU. "auto": the trainer's own AVX-512 operations (f32 matrix
+   * products forward and backward, the attention softmax, AdamW) where this x86 CPU has AVX-512 and the
+   * backend is ggml's CPU device, else ggml's own operations; "portable": ggml's own operations whatever
+   * the CPU (the backward's out_prods as mul_mat of transposed copies), the path a CPU without AVX-512
+   * takes. Both give the same numbers up to f32 rounding (the sums run in other orders). Default "auto".
+   */
+  cpuKernels: z.enum(["auto", "portable"]).default("auto"),
+  /**
    * Tokens per packed row (one graph). A row's attention covers all its
    * tokens (the mask only zeroes pairs from different sequences), so its cost
    * grows with the square of this while the graph count falls: 64–128 was
@@ -82,7 +90,10 @@ export class GgmlPolicy {
   }
 
   static async load(options: GgmlPolicyOptions): Promise<GgmlPolicy> {
-    const { modelPath, loraPath, trainable, threads, maxChunkTokens, memoryLimitBytes = Math.floor(0.9 * totalmem()) } = parseInput(GgmlPolicyOptionsSchema, options);
+    const { modelPath, loraPath, trainable, threads, cpuKernels, maxChunkTokens, memoryLimitBytes = Math.floor(0.9 * totalmem()) } = parseInput(
+      GgmlPolicyOptionsSchema,
+      options,
+    );
     const lora = loraPath === undefined ? undefined : await adapterScale(loraPath, modelPath);
     const reader = await GgufReader.open(modelPath);
     let configuration: PolicyConfiguration;
@@ -113,9 +124,14 @@ export class GgmlPolicy {
       );
     }
     const { architecture: _architecture, ...shape } = configuration;
-    const { policy, reason } = await NativeGgmlPolicy.load({ ...shape, modelPath, trainable, threads, ...(lora && { loraPath, loraScale: lora.scale }) });
+    const { policy, reason } = await NativeGgmlPolicy.load({ ...shape, modelPath, trainable, threads, cpuKernels, ...(lora && { loraPath, loraScale: lora.scale }) });
     if (policy === undefined) throw new GgmlTrainerUnavailableError(reason);
     return new GgmlPolicy(modelPath, loraPath, configuration, policy, { maxChunkTokens, memoryLimitBytes, modelBytes });
+  }
+
+  /** What computes the graphs here: "avx512" (the trainer's own kernels) or "portable" (ggml's operations throughout); see `cpuKernels` in the options. */
+  get cpuKernels(): "avx512" | "portable" {
+    return this.native.cpuKernels;
   }
 
   /** The model's tensors as loaded (name, shape innermost first, ggml type, trainable). */

@@ -26,6 +26,8 @@ import { ggmlTrainOnBatch } from "./ggml-train-on-batch.js";
 export const GgmlTrainerOptionsSchema = TrainerOptionsSchema.extend({
   /** CPU threads of ggml's backend. Default 1. */
   threads: z.number().int().min(1).default(1),
+  /** "auto": the AVX-512 kernels where they run, else ggml's operations; "portable": ggml's operations whatever the CPU. See GgmlPolicyOptionsSchema. Default "auto". */
+  cpuKernels: z.enum(["auto", "portable"]).default("auto"),
   /** Tokens per packed row (one graph); see GgmlPolicyOptionsSchema. Default 128. */
   maxChunkTokens: z.number().int().min(1).default(128),
   /** Bytes the trainer's policy may hold (weights, optimizer state, compute buffer); default 90% of this machine's memory. */
@@ -56,14 +58,14 @@ export class GgmlTrainer implements Trainer {
     readonly weights: TrainerWeights,
     private readonly configuration: TrainerConfiguration,
     private readonly syncDirectory: string,
-    private readonly policyOptions: { threads: number; maxChunkTokens: number; memoryLimitBytes?: number },
+    private readonly policyOptions: { threads: number; cpuKernels: "auto" | "portable"; maxChunkTokens: number; memoryLimitBytes?: number },
   ) {
     this.constraintMasks = new BatchConstraintMasks(modelPath);
   }
 
   static async create(options: GgmlTrainerOptions): Promise<GgmlTrainer> {
     const parsed = parseInput(GgmlTrainerOptionsSchema, options);
-    const { threads, maxChunkTokens, memoryLimitBytes } = parsed;
+    const { threads, cpuKernels, maxChunkTokens, memoryLimitBytes } = parsed;
     const modelPath = resolve(parsed.modelPath);
     const weights = parsed.weights ?? (await defaultTrainerWeights(modelPath));
     if (parsed.configuration.algorithm === "ppo-critic") {
@@ -76,7 +78,7 @@ export class GgmlTrainer implements Trainer {
       loraPath = join(parsed.syncDirectory, "policy-v0.lora.gguf");
       await createTrainableAdapter({ modelPath, path: loraPath, ...parsed.lora, seed: parsed.seed });
     }
-    const policyOptions = { threads, maxChunkTokens, ...(memoryLimitBytes !== undefined && { memoryLimitBytes }) };
+    const policyOptions = { threads, cpuKernels, maxChunkTokens, ...(memoryLimitBytes !== undefined && { memoryLimitBytes }) };
     const policy = await GgmlPolicy.load({ modelPath, trainable: true, ...(loraPath !== undefined && { loraPath }), ...policyOptions });
     try {
       const reference = parsed.configuration.loss.klCoefficient > 0 ? await GgmlPolicy.load({ modelPath, ...policyOptions }) : undefined;

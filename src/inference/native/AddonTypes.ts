@@ -39,7 +39,14 @@ export interface AddonGgmlPolicyOptions {
   loraPath?: string;
   /** alpha / rank: what B·A·x is multiplied by. Required with `loraPath`. */
   loraScale?: number;
+  /**
+   * "auto" (absent): the trainer's AVX-512 custom operations where this CPU and ggml run them and the
+   * backend is ggml's CPU device, else ggml's own; "portable": ggml's own operations whatever the CPU.
+   */
+  cpuKernels?: AddonGgmlCpuKernels;
 }
+
+export type AddonGgmlCpuKernels = "auto" | "portable";
 
 /** Sequences packed into one row: a block-diagonal causal mask keeps them apart. */
 export interface AddonGgmlChunk {
@@ -80,6 +87,8 @@ export interface AddonGgmlPolicy {
   writeTensor(name: string, kind: AddonGgmlTensorKind, values: Float32Array): void;
   /** Bytes held: weights, optimizer state, compute buffers. */
   bytes(): number;
+  /** What computes the graphs: the AVX-512 custom operations, or ggml's own operations throughout. */
+  cpuKernels(): "avx512" | "portable";
   dispose(): Promise<void>;
 }
 

@@ -107,6 +107,11 @@ export class NativeGgmlPolicy {
     return this.callSync(() => this.policy.bytes());
   }
 
+  /** What computes the graphs: "avx512" (the trainer's own custom operations) or "portable" (ggml's operations throughout). */
+  get cpuKernels(): "avx512" | "portable" {
+    return this.callSync(() => this.policy.cpuKernels());
+  }
+
   /** Frees the weights and optimizer state. Idempotent. */
   async dispose(): Promise<void> {
     if (this.disposed) return;

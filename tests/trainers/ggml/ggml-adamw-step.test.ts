@@ -6,14 +6,12 @@ import { createRandomModel } from "../../../src/inference/model-files/create-ran
 import { GgmlPolicy } from "../../../trainers/ggml/ggml-policy.js";
 
 let folder: string;
-let policy: GgmlPolicy;
+let modelPath: string;
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), "selfplay-ggml-adamw-"));
-  const { path } = await createRandomModel({ path: join(folder, "tiny.gguf"), preset: "tiny", architecture: "llama", seed: 1 });
-  policy = await GgmlPolicy.load({ modelPath: path, trainable: true });
+  modelPath = (await createRandomModel({ path: join(folder, "tiny.gguf"), preset: "tiny", architecture: "llama", seed: 1 })).path;
 });
 afterAll(async () => {
-  await policy.dispose();
   await rm(folder, { recursive: true, force: true });
 });
 
@@ -34,7 +32,16 @@ function reference(weights: Float32Array[], gradients: Float32Array[], step: num
   );
 }
 
-describe("GgmlPolicy.native.step (AdamW, global-norm clipping in the graph)", () => {
+// "auto" runs the AVX-512 AdamW kernel where this CPU has it, "portable" ggml's own GGML_OP_OPT_STEP_ADAMW.
+describe.each(["auto", "portable"] as const)("GgmlPolicy.native.step (AdamW, global-norm clipping in the graph; cpuKernels %s)", (cpuKernels) => {
+  let policy: GgmlPolicy;
+  beforeAll(async () => {
+    policy = await GgmlPolicy.load({ modelPath, trainable: true, cpuKernels });
+  });
+  afterAll(async () => {
+    await policy.dispose();
+  });
+
   it("updates weights and moments as the tfjs optimizer does, clipping by the global norm", async () => {
     const names = ["blk.0.attn_q.weight", "output_norm.weight"];
     const weights = names.map((name) => policy.native.readTensor(name, "weight"));

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -67,13 +68,19 @@ function chunkOf(policy: GgmlPolicy) {
 
 const norm = (values: Float32Array) => Math.sqrt(values.reduce((sum, value) => sum + value * value, 0));
 
-describe.each(["llama", "qwen2"] as const)("ggml gradients (%s, tiny, f32)", (architecture) => {
+const tinyModel = async (architecture: "llama" | "qwen2") =>
+  (await createRandomModel({ path: join(folder, `${architecture}.gguf`), preset: "tiny", architecture, seed: 3, untiedOutput: architecture === "qwen2" })).path;
+
+// Every check runs on both CPU paths: "auto" takes the AVX-512 kernels where this CPU has them, "portable" ggml's own operations.
+const CASES = (["llama", "qwen2"] as const).flatMap((architecture) => (["auto", "portable"] as const).map((cpuKernels) => ({ architecture, cpuKernels })));
+
+describe.each(CASES)("ggml gradients ($architecture, tiny, f32, cpuKernels $cpuKernels)", ({ architecture, cpuKernels }) => {
   let modelPath: string;
   let policy: GgmlPolicy;
   let gradients: Map<string, Float32Array>;
   beforeAll(async () => {
-    modelPath = (await createRandomModel({ path: join(folder, `${architecture}.gguf`), preset: "tiny", architecture, seed: 3, untiedOutput: architecture === "qwen2" })).path;
-    policy = await GgmlPolicy.load({ modelPath, trainable: true });
+    modelPath = await tinyModel(architecture);
+    policy = await GgmlPolicy.load({ modelPath, trainable: true, cpuKernels });
     gradients = await ggmlGradients(policy);
   });
   afterAll(async () => {
@@ -143,12 +150,17 @@ describe.each(["llama", "qwen2"] as const)("ggml gradients (%s, tiny, f32)", (ar
   });
 });
 
-describe.each(["f32", "q8_0", "f16"] as const)("ggml LoRA gradients over a frozen %s base", (weightType) => {
+describe.each([
+  { weightType: "f32", cpuKernels: "auto" },
+  { weightType: "f32", cpuKernels: "portable" },
+  { weightType: "q8_0", cpuKernels: "auto" },
+  { weightType: "f16", cpuKernels: "auto" },
+] as const)("ggml LoRA gradients over a frozen $weightType base (cpuKernels $cpuKernels)", ({ weightType, cpuKernels }) => {
   it("match the tfjs trainer's: cosine ≥ 0.9999 per factor, and only the factors train", async () => {
     const modelPath = (await createRandomModel({ path: join(folder, `lora-${weightType}.gguf`), preset: "tiny", architecture: "qwen2", seed: 5, weightType })).path;
     const loraPath = join(folder, `lora-${weightType}.adapter.gguf`);
     await writeTestAdapter({ path: loraPath, modelPath, targets: ["blk.0.attn_q.weight", "blk.0.ffn_down.weight", "blk.1.attn_v.weight"], rank: 4, alpha: 8, seed: 2 });
-    const policy = await GgmlPolicy.load({ modelPath, loraPath, trainable: true });
+    const policy = await GgmlPolicy.load({ modelPath, loraPath, trainable: true, cpuKernels });
     const reference = await Policy.load({ modelPath, loraPath });
     try {
       expect(policy.tensors.filter((tensor) => tensor.trainable).map((tensor) => tensor.name).sort()).toEqual(
@@ -172,7 +184,7 @@ describe.each(["f32", "q8_0", "f16"] as const)("ggml LoRA gradients over a froze
   });
 });
 
-describe("ggml gradients without an entropy term", () => {
+describe.each(["auto", "portable"] as const)("ggml gradients without an entropy term (cpuKernels %s)", (cpuKernels) => {
   // The loss is then Σ c·logprob alone, and the output softmax's incoming gradient is a view gallocr
   // does not reuse: SOFT_MAX_BACK was placed in place of the softmax's output and overwrote it (the
   // gradient came out ~100× too large and pointing downhill) until softmax outputs were marked outputs.
@@ -182,7 +194,7 @@ describe("ggml gradients without an entropy term", () => {
     const loraPath = join(folder, "no-entropy.adapter.gguf");
     await writeTestAdapter({ path: loraPath, modelPath: quantised, targets: ["blk.0.attn_v.weight", "blk.1.ffn_down.weight"], rank: 4, alpha: 8, seed: 2 });
     for (const [path, adapter] of [[modelPath, undefined], [quantised, loraPath]] as const) {
-      const policy = await GgmlPolicy.load({ modelPath: path, ...(adapter !== undefined && { loraPath: adapter }), trainable: true });
+      const policy = await GgmlPolicy.load({ modelPath: path, ...(adapter !== undefined && { loraPath: adapter }), trainable: true, cpuKernels });
       const reference = await Policy.load({ modelPath: path, ...(adapter !== undefined && { loraPath: adapter }) });
       try {
         policy.native.clearGradients();
@@ -202,6 +214,37 @@ describe("ggml gradients without an entropy term", () => {
         await policy.dispose();
         reference.dispose();
       }
+    }
+  });
+});
+
+describe.each(["llama", "qwen2"] as const)("ggml cpuKernels: auto and portable (%s, tiny, f32)", (architecture) => {
+  // What "auto" must pick here: the kernels on an x86 CPU with AVX-512 (the bundled ggml has ggml_custom_4d), else ggml's operations.
+  const avx512 = process.platform === "linux" && process.arch === "x64" && /\bavx512f\b/.test(readFileSync("/proc/cpuinfo", "utf8"));
+
+  // Measured here (AVX-512): gradients differ by at most 1.2e-6 of a tensor's largest entry (2.2e-6 on the medium model), logprobs by 4.8e-7.
+  it("give the same loss and gradients up to f32 rounding: loss within 1e-6 per unit of weight, each tensor's gradient within 1e-5 of its largest entry", async () => {
+    const modelPath = await tinyModel(architecture);
+    const automatic = await GgmlPolicy.load({ modelPath, trainable: true, cpuKernels: "auto" });
+    const portable = await GgmlPolicy.load({ modelPath, trainable: true, cpuKernels: "portable" });
+    try {
+      expect(portable.cpuKernels).toBe("portable");
+      if (process.platform === "linux") expect(automatic.cpuKernels).toBe(avx512 ? "avx512" : "portable");
+      const [lossAuto, lossPortable] = [await lossOf(automatic), await lossOf(portable)];
+      // Each logprob and entropy moves by f32 rounding (≲ 1e-6 at these magnitudes), weighted by |c| and |d| in the loss.
+      const weight = [...C, ...D].reduce((sum, value) => sum + Math.abs(value), 0);
+      expect(Math.abs(lossAuto - lossPortable)).toBeLessThanOrEqual(1e-6 * weight);
+      const [ours, theirs] = [await ggmlGradients(automatic), await ggmlGradients(portable)];
+      expect([...ours.keys()]).toEqual([...theirs.keys()]);
+      for (const [name, gradient] of ours) {
+        const reference = theirs.get(name)!;
+        const scale = Math.max(...reference.map(Math.abs));
+        const largest = gradient.reduce((most, value, index) => Math.max(most, Math.abs(value - reference[index]!)), 0);
+        expect(largest, name).toBeLessThanOrEqual(1e-5 * scale);
+      }
+    } finally {
+      await automatic.dispose();
+      await portable.dispose();
     }
   });
 });

@@ -7,6 +7,8 @@ import { GgufReader } from "../../../src/gguf/gguf-reader.js";
 import { createRandomModel, type CreateRandomModelOptions } from "../../../src/inference/model-files/create-random-model.js";
 import { GgmlMemoryError } from "../../../trainers/ggml/errors/index.js";
 import { GgmlPolicy } from "../../../trainers/ggml/ggml-policy.js";
+import { NativeGgmlPolicy } from "../../../src/inference/native/native-ggml-policy.js";
+import { readPolicyConfiguration } from "../../../trainers/policy/read-policy-configuration.js";
 import { addRopeFrequencies } from "../helpers/add-rope-frequencies.js";
 import { writeTestAdapter } from "../helpers/write-test-adapter.js";
 import { maxAbsDifference, sampleOnEngine } from "../helpers/sample-on-engine.js";
@@ -26,19 +28,25 @@ const model = async (name: string, options: Omit<CreateRandomModelOptions, "path
 const LONG_PROMPT = "The quick brown fox jumps over the lazy dog; 0123456789. ".repeat(4).slice(0, 210);
 const PROMPTS = ["hi", "the cat", LONG_PROMPT, LONG_PROMPT.toUpperCase()];
 
+// The engine's samples are scored on both CPU paths: "auto" (the AVX-512 kernels where this CPU has them) and "portable" (ggml's own operations).
+const CPU_KERNELS = ["auto", "portable"] as const;
+
 async function agreementWithEngine(modelPath: string, policyPath = modelPath, maxChunkTokens = 1024) {
   const samples = await sampleOnEngine(modelPath, PROMPTS, 80);
-  const policy = await GgmlPolicy.load({ modelPath: policyPath, maxChunkTokens });
-  try {
-    const logprobs = await policy.logprobsBatch(samples);
-    return {
-      maxAbsDiff: maxAbsDifference(samples, logprobs),
-      tokens: samples.reduce((sum, sample) => sum + sample.completionTokenIds.length, 0),
-      maxPosition: Math.max(...samples.map((sample) => sample.promptTokenIds.length + sample.completionTokenIds.length - 1)),
-    };
-  } finally {
-    await policy.dispose();
+  const maxAbsDiff = { auto: Number.NaN, portable: Number.NaN };
+  for (const cpuKernels of CPU_KERNELS) {
+    const policy = await GgmlPolicy.load({ modelPath: policyPath, maxChunkTokens, cpuKernels });
+    try {
+      maxAbsDiff[cpuKernels] = maxAbsDifference(samples, await policy.logprobsBatch(samples));
+    } finally {
+      await policy.dispose();
+    }
   }
+  return {
+    maxAbsDiff,
+    tokens: samples.reduce((sum, sample) => sum + sample.completionTokenIds.length, 0),
+    maxPosition: Math.max(...samples.map((sample) => sample.promptTokenIds.length + sample.completionTokenIds.length - 1)),
+  };
 }
 
 describe("GgmlPolicy logprobs against the engine (f32, exact mode)", () => {
@@ -46,20 +54,24 @@ describe("GgmlPolicy logprobs against the engine (f32, exact mode)", () => {
     ["llama with grouped-query attention (small: 4 heads, 2 KV heads)", "small-llama", { preset: "small", architecture: "llama" }],
     ["qwen2 (NEOX rope, q/k/v biases)", "tiny-qwen2", { preset: "tiny", architecture: "qwen2" }],
     ["llama with a separate output weight", "tiny-llama-untied", { preset: "tiny", architecture: "llama", untiedOutput: true }],
-  ] as const)("agree within 1e-5 for %s, up to the end of the context", async (_, fileName, options) => {
+  ] as const)("agree within 1e-5 for %s, up to the end of the context, on both CPU paths", async (_, fileName, options) => {
     const agreement = await agreementWithEngine(await model(fileName, options));
     expect(agreement.tokens).toBeGreaterThan(100);
     expect(agreement.maxPosition).toBe(255);
-    expect(agreement.maxAbsDiff).toBeLessThanOrEqual(1e-5);
+    for (const cpuKernels of CPU_KERNELS) expect(agreement.maxAbsDiff[cpuKernels], cpuKernels).toBeLessThanOrEqual(1e-5);
   });
 
   it("applies rope_freqs as Llama 3 files have it", async () => {
     const basePath = await model("rope-base", { preset: "tiny", architecture: "llama" });
     const ropePath = join(folder, "rope-freqs.gguf");
     await addRopeFrequencies(basePath, ropePath, Float32Array.from({ length: 8 }, (_, pair) => 1 + 3 * pair));
-    expect((await agreementWithEngine(ropePath)).maxAbsDiff).toBeLessThanOrEqual(1e-5);
+    const agreement = await agreementWithEngine(ropePath);
     // Without the factors the policy is far off, so the check above is not vacuous.
-    expect((await agreementWithEngine(ropePath, basePath)).maxAbsDiff).toBeGreaterThan(1e-2);
+    const without = await agreementWithEngine(ropePath, basePath);
+    for (const cpuKernels of CPU_KERNELS) {
+      expect(agreement.maxAbsDiff[cpuKernels], cpuKernels).toBeLessThanOrEqual(1e-5);
+      expect(without.maxAbsDiff[cpuKernels], cpuKernels).toBeGreaterThan(1e-2);
+    }
   });
 
   it("gives the same numbers whether sequences share a packed row or not", async () => {
@@ -143,6 +155,19 @@ describe("GgmlPolicy shares a prompt between the completions packed after it", (
 });
 
 describe("GgmlPolicy refuses what ggml must not see", () => {
+  it("names cpuKernels when it is neither \"auto\" nor \"portable\", in the options and in the addon", async () => {
+    const modelPath = await model("refuse-kernels", { preset: "tiny", architecture: "llama" });
+    await expect(GgmlPolicy.load({ modelPath, cpuKernels: "fast" as "auto" })).rejects.toThrow(InvalidInputError);
+    const reader = await GgufReader.open(modelPath);
+    const { architecture: _architecture, ...shape } = readPolicyConfiguration(reader);
+    await reader.close();
+    const options = { ...shape, modelPath, trainable: false, threads: 1 };
+    await expect(NativeGgmlPolicy.load({ ...options, cpuKernels: "fast" as "auto" })).rejects.toThrow(/cpuKernels: expected "auto" or "portable"/);
+    const { policy } = await NativeGgmlPolicy.load({ ...options, cpuKernels: "portable" });
+    expect(policy?.cpuKernels).toBe("portable");
+    await policy?.dispose();
+  });
+
   it("names a bad token id before the native side", async () => {
     const policy = await GgmlPolicy.load({ modelPath: await model("refuse", { preset: "tiny", architecture: "llama" }) });
     try {

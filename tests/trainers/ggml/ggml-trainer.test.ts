@@ -158,6 +158,27 @@ describe("GgmlTrainer", () => {
     }
   });
 
+  it("updates the same with cpuKernels \"portable\" as with \"auto\": one step's metrics within 1e-5 relative", async () => {
+    // One minibatch, one AdamW step: its metrics are taken before the step moves anything (the next step's would also
+    // carry Adam's ±α moves of weights whose gradient is rounding noise, where the two paths' signs may differ).
+    const configuration = { ...CONFIGURATION, epochs: 1, minibatchSize: 4 };
+    const trainerWith = (cpuKernels: "auto" | "portable") =>
+      GgmlTrainer.create({ modelPath, syncDirectory: join(folder, `sync-${cpuKernels}`), configuration, seed: 4, cpuKernels });
+    const automatic = await trainerWith("auto");
+    const portable = await trainerWith("portable");
+    try {
+      const ours = await automatic.update(batch);
+      const theirs = await portable.update(batch);
+      expect(ours).toMatchObject({ trainedRecords: 4, optimizerSteps: 1, skippedOptimizerSteps: 0 });
+      for (const key of ["entropy", "importanceWeight", "gradientNorm", "mismatchKl"] as const) {
+        expect(Math.abs((ours[key] as number) - (theirs[key] as number)), key).toBeLessThanOrEqual(1e-5 * Math.max(1e-3, Math.abs(theirs[key] as number)));
+      }
+    } finally {
+      await automatic.dispose();
+      await portable.dispose();
+    }
+  });
+
   it("refuses ppo-critic, saying which backend does it", async () => {
     const refusal = GgmlTrainer.create({ modelPath, syncDirectory: join(folder, "sync-h"), configuration: { algorithm: "ppo-critic" } });
     await expect(refusal).rejects.toThrow(InvalidInputError);
