@@ -18,6 +18,14 @@ export const RiddlesEnvironmentOptionsSchema = z.strictObject({
    * 1 leaves the riddler a per-role running baseline. Default 4.
    */
   groupSize: z.int().min(1).max(64).default(4),
+  /**
+   * Serve the solvers (and partners) from the base model as it was
+   * (`frozenRoles`), so only the riddler learns and the solve rate it aims at
+   * does not move under it as the shared weights learn to solve. The held-out
+   * evaluation still has the current weights solve. Default false (riddler
+   * and solvers trainable).
+   */
+  frozenSolvers: z.boolean().default(false),
   /** Sampling temperature of the riddler (solvers use their profiles' temperatures). Default 1. */
   temperature: z.number().min(0).max(5).default(1),
   /** Riddle episodes per evaluation, played from `evaluationSeed` with no recent riddles. Default 32. */

@@ -1,6 +1,7 @@
 import { ArtifactStore } from "../../arena/artifact-store.js";
 import type { JsonValue } from "../../core/json.js";
 import { parseInput } from "../../core/parse-input.js";
+import { RIDDLE_ROLE_IDS } from "../../riddles/domains/riddle-domain.js";
 import { RIDDLE_EPISODE_TYPE } from "../../riddles/episode/riddle-episode.js";
 import { riddleEpisodeModule } from "../../riddles/episode/riddle-episodes.js";
 import { RIDDLE_SOLVE_EPISODE_TYPE } from "../../riddles/episode/riddle-solve-episode.js";
@@ -24,11 +25,12 @@ import { riddlesStepSummary } from "./riddles-step-summary.js";
  * with, a short riddler-memory excerpt — is the one artifact of the store,
  * replaced after each step, so it is checkpointed with the arena and a
  * resumed run goes on from it. The evaluation is the riddler's band share on
- * held-out episodes.
+ * held-out episodes. `frozenSolvers` serves the solvers from the base as it
+ * was, so only the riddler learns.
  */
 export function createRiddlesEnvironment(options?: JsonValue): Environment {
   const parsed = parseInput(RiddlesEnvironmentOptionsSchema, options ?? {}, { fieldName: (path) => `environment.${path.map(String).join(".")}` });
-  const { episodesPerStep, groupSize, temperature, evaluateEpisodes, evaluationSeed, ...riddleConfig } = parsed;
+  const { episodesPerStep, groupSize, temperature, evaluateEpisodes, evaluationSeed, frozenSolvers, ...riddleConfig } = parsed;
   const config = parseRiddleConfig(riddleConfig, "environment");
   // Capacity 1: adding the next state evicts the last, so every draw is the current state.
   const store = ArtifactStore.of([firstRiddleArtifact()], { capacity: 1 });
@@ -37,6 +39,7 @@ export function createRiddlesEnvironment(options?: JsonValue): Environment {
     episodes: riddleEpisodeModule(config),
     stores: { [RIDDLE_EPISODE_TYPE]: store },
     plan: [{ episodeType: RIDDLE_EPISODE_TYPE, count: episodesPerStep, ...(groupSize > 1 && { groupSize }) }],
+    ...(frozenSolvers && { frozenRoles: { [RIDDLE_ROLE_IDS.solver]: "base", [RIDDLE_ROLE_IDS.partner]: "base" } }),
     samplerDefaults: { temperature },
     // The riddler is paid by its solvers' solve rate, not for anything its own prefixes show: only solvers are PRM trajectories.
     labelledEpisodeTypes: [RIDDLE_SOLVE_EPISODE_TYPE],

@@ -55,7 +55,9 @@ describe("the riddles environment", () => {
     expect(environment.stores.riddle?.size).toBe(1);
     expect(environment.labelledEpisodeTypes).toEqual(["riddle-solve"]);
     expect((environment.episodes.options as { solvers: number }).solvers).toBe(6);
+    expect(environment.frozenRoles).toBeUndefined();
     expect(createRiddlesEnvironment({ groupSize: 1 }).plan).toEqual([{ episodeType: "riddle", count: 4 }]);
+    expect(createRiddlesEnvironment({ frozenSolvers: true }).frozenRoles).toEqual({ solver: "base", partner: "base" });
     expect((await loadEnvironment("riddles", {})).name).toBe("riddles");
     await expect(loadEnvironment("riddles", { solver: 4 })).rejects.toThrow(/environment\.solver.*solvers/);
     await expect(loadEnvironment("riddles", { band: { low: 0.3, hi: 0.7 } })).rejects.toThrow(/environment\.band\.hi/);
@@ -140,5 +142,27 @@ describe("the riddles environment", () => {
       // Small groups can tie (every riddle unsolved, every solver alike): this seed gives each step a non-zero advantage, which the helper asks for.
       killAt: 2,
     });
+  }, 60_000);
+
+  it("frozenSolvers: the base as it was answers every solver, so only the riddler's Steps become records (real engine, ggml)", async () => {
+    const options: RiddlesEnvironmentOptionsInput = { episodesPerStep: 2, groupSize: 4, solvers: 4, waveSize: 2, evaluateEpisodes: 2, frozenSolvers: true };
+    const directory = join(folder, "frozen");
+    const lines: TrainingStepMetrics[] = [];
+    await train({
+      environment: createRiddlesEnvironment(options),
+      modelPath: bundledArithmeticBase(),
+      directory,
+      trainer: "ggml",
+      configuration: { environment: options, steps: 2, seed: 3, sequences: 8, evaluateEvery: 0, trainer: { optimizer: { learningRate: 1e-3 } } },
+      onStep: (line) => lines.push(line),
+    });
+    const results = await rollouts(directory);
+    const solverSteps = results.flatMap((result) => result.children.flatMap((child) => child.rollout.steps));
+    expect(solverSteps.length).toBeGreaterThan(0);
+    // Frozen Steps carry policy version 0 at every step and never become records.
+    for (const step of solverSteps) expect(step.policyVersion).toBe(0);
+    // At most the riddler's 8 drafts a step.
+    for (const line of lines) expect(line.trainedRecords + line.skippedRecords.zeroAdvantage).toBeLessThanOrEqual(8);
+    expect(lines.some((line) => line.trainedRecords > 0)).toBe(true);
   }, 60_000);
 });
