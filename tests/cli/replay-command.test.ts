@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/program.js";
+import { defaultExploitPaths } from "../../src/tournament/exploits/exploit-paths.js";
 import { recordExploit } from "../../src/tournament/exploits/record-exploit.js";
 import { loadShippedKernels } from "../../src/tournament/exploits/shipped-kernels.js";
 import { shrinkTranscript } from "../../src/tournament/exploits/shrink-transcript.js";
@@ -39,7 +40,7 @@ beforeAll(async () => {
   await writeFile(noisy, JSON.stringify(planted.transcript));
   await writeFile(shrunkPath, JSON.stringify(shrunk.transcript));
   await writeExploitCandidate(candidatePath, { objective: "exit-blocking", redTeam: ["c0", "c1"], transcript: planted.transcript, foundBy: { searchObjective: "exit-blocking", searchSeed: 2 } });
-  const paths = { exploitsDirectory: join(folder, "exploits"), testsDirectory: join(folder, "tests"), kernelsDirectory: join(folder, "kernels"), sourceDirectory: join(root, "src/tournament/exploits") };
+  const paths = { ...defaultExploitPaths(root), exploitsDirectory: join(folder, "exploits"), testsDirectory: join(folder, "tests"), kernelsDirectory: join(folder, "kernels") };
   await mkdir(paths.kernelsDirectory);
   for (const file of [kernel010, kernel020]) await copyFile(file, join(paths.kernelsDirectory, file.split("/").pop()!));
   const foundBy = { searchObjective: "exit-blocking" as const, searchSeed: 2, originalLength: shrunk.originalLength, originalCoreLength: shrunk.originalCoreLength, shrunkLength: shrunk.transcript.actions.length, coreLength: shrunk.coreLength, shrinkReplays: shrunk.replays };
