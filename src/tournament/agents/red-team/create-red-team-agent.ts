@@ -1,10 +1,19 @@
 import type { RandomStream } from "../../../core/random/random-stream.js";
 import type { CaptureObjective } from "../../detectors/capture-objectives.js";
 import type { TournamentAgent } from "../tournament-agent.js";
-import { EmergencyOverstayAgent } from "./emergency-overstay-agent.js";
-import { ExitBlockingAgent } from "./exit-blocking-agent.js";
-import { FactionSuppressionAgent } from "./faction-suppression-agent.js";
-import { TreasuryDrainAgent } from "./treasury-drain-agent.js";
+import { emergencyOverstayPolicy } from "./emergency-overstay-policy.js";
+import { exitBlockingPolicy } from "./exit-blocking-policy.js";
+import { factionSuppressionPolicy } from "./faction-suppression-policy.js";
+import { RedTeamAgent, type RedTeamPolicy } from "./red-team-agent.js";
+import { treasuryDrainPolicy } from "./treasury-drain-policy.js";
+
+/** The scripted ("optimistic") red policy of each objective. */
+const POLICIES: Record<CaptureObjective, RedTeamPolicy> = {
+  "treasury-drain": treasuryDrainPolicy,
+  "faction-suppression": factionSuppressionPolicy(),
+  "emergency-overstay": emergencyOverstayPolicy,
+  "exit-blocking": exitBlockingPolicy,
+};
 
 /**
  * The scripted ("optimistic") red policy for an objective, kind
@@ -12,14 +21,5 @@ import { TreasuryDrainAgent } from "./treasury-drain-agent.js";
  * stream (agentStream(tournament seed, episode, citizen)).
  */
 export function createRedTeamAgent(objective: CaptureObjective, team: readonly string[], random: RandomStream): TournamentAgent {
-  switch (objective) {
-    case "treasury-drain":
-      return new TreasuryDrainAgent(team, random);
-    case "faction-suppression":
-      return new FactionSuppressionAgent(team, random);
-    case "emergency-overstay":
-      return new EmergencyOverstayAgent(team, random);
-    case "exit-blocking":
-      return new ExitBlockingAgent(team, random);
-  }
+  return new RedTeamAgent(objective, team, random, POLICIES[objective]);
 }

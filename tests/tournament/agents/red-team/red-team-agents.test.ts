@@ -2,12 +2,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { agentStream } from "../../../../src/tournament/agents/agent-stream.js";
 import { HonestAgent } from "../../../../src/tournament/agents/honest-agent.js";
 import { createRedTeamAgent } from "../../../../src/tournament/agents/red-team/create-red-team-agent.js";
+import { RedTeamAgent } from "../../../../src/tournament/agents/red-team/red-team-agent.js";
 import type { TournamentAgent } from "../../../../src/tournament/agents/tournament-agent.js";
 import { CAPTURE_OBJECTIVES, type CaptureObjective } from "../../../../src/tournament/detectors/capture-objectives.js";
 import { captureProgress, detectCaptures } from "../../../../src/tournament/detectors/detect-captures.js";
 import type { Kernel } from "../../../../src/tournament/kernel/kernel.js";
 import { loadKernel } from "../../../../src/tournament/kernel/load-kernel.js";
 import { playRounds } from "../../../../src/tournament/play/play-rounds.js";
+import type { Action } from "../../../../src/tournament/world/actions.js";
+import { effectiveParams } from "../../../../src/tournament/world/effective-params.js";
 import { TournamentEnvironment } from "../../../../src/tournament/world/tournament-environment.js";
 
 const RED_TEAM = ["c0", "c2"];
@@ -36,6 +39,22 @@ describe("scripted red-team agents", () => {
       expect(environment.events.filter((event) => event.type === "rejected")).toEqual([]);
       expect(environment.turn).toBe(12);
     }
+  });
+
+  it("a red agent asks its policy for a move, and passes without asking it after a refusal this turn", () => {
+    const environment = new TournamentEnvironment(kernel, { seed: 0 });
+    const self = environment.actorOnTurn as string;
+    const declare: Action = { type: "DeclareEmergency", actor: self, reason: "" };
+    const asked: string[][] = [];
+    const agent = new RedTeamAgent("exit-blocking", ["c2", "c0"], agentStream(0, 0, self), (view, team) => {
+      asked.push([view.self, ...team.members]);
+      return declare;
+    });
+    const view = { self, state: environment.state, kernel, params: effectiveParams(kernel, environment.state), events: environment.events };
+    expect(agent.kind).toBe("red:exit-blocking");
+    expect(agent.act(view)).toEqual(declare);
+    expect(agent.act({ ...view, lastRejection: { action: declare, reason: "", article: "Art. 6" } })).toEqual({ type: "Pass", actor: self });
+    expect(asked).toEqual([[self, "c0", "c2"]]);
   });
 
   it("the same seed plays the same episode", async () => {

@@ -1,10 +1,8 @@
-import type { RandomStream } from "../../../core/random/random-stream.js";
 import type { Action } from "../../world/actions.js";
 import { citizenById } from "../../world/world-state.js";
-import type { AgentView, TournamentAgent } from "../tournament-agent.js";
-import { RedTeamKnowledge } from "./red-team-knowledge.js";
+import type { RedTeamPolicy } from "./red-team-agent.js";
 
-export interface FactionSuppressionAgentOptions {
+export interface FactionSuppressionPolicyOptions {
   /** Chance per turn, with nothing to vote on, of proposing a spend to a citizen outside the target faction, to look busy. Default 0.1. */
   proposeChance?: number;
 }
@@ -15,31 +13,22 @@ export interface FactionSuppressionAgentOptions {
  * makes, yes on everything else (so the rest of the commons sees it as
  * cooperative), and now and then proposes a small spend to a non-target citizen.
  */
-export class FactionSuppressionAgent implements TournamentAgent {
-  readonly kind = "red:faction-suppression";
-  private readonly team: RedTeamKnowledge;
-  private readonly proposeChance: number;
-
-  constructor(team: readonly string[], private readonly random: RandomStream, options: FactionSuppressionAgentOptions = {}) {
-    this.team = new RedTeamKnowledge(team);
-    this.proposeChance = options.proposeChance ?? 0.1;
-  }
-
-  act(view: AgentView): Action {
+export function factionSuppressionPolicy(options: FactionSuppressionPolicyOptions = {}): RedTeamPolicy {
+  const proposeChance = options.proposeChance ?? 0.1;
+  return (view, team, random) => {
     const { self, state, params } = view;
     const pass: Action = { type: "Pass", actor: self };
-    if (view.lastRejection !== undefined) return pass;
-    const targets = new Set(this.team.factionsWithoutMembers(state));
-    const unvoted = this.team.unvoted(state, self);
+    const targets = new Set(team.factionsWithoutMembers(state));
+    const unvoted = team.unvoted(state, self);
     if (unvoted !== undefined) {
       const proposerFaction = citizenById(state, unvoted.proposer)?.faction ?? "";
       return { type: "Vote", actor: self, proposalId: unvoted.id, support: !targets.has(proposerFaction) };
     }
-    if (this.random.next() >= this.proposeChance) return pass;
+    if (random.next() >= proposeChance) return pass;
     const recipients = state.citizens.filter((citizen) => citizen.status === "active" && citizen.id !== self && !targets.has(citizen.faction));
     const amount = Math.floor((state.treasury * params.maxSpendPercentOfTreasury) / 200);
     const open = state.proposals.filter((proposal) => proposal.proposer === self && proposal.status === "open").length;
     if (recipients.length === 0 || amount < 1 || open >= params.maxOpenProposalsPerCitizen) return pass;
-    return { type: "ProposeSpend", actor: self, amount, recipient: this.random.pick(recipients).id, memo: "public works" };
-  }
+    return { type: "ProposeSpend", actor: self, amount, recipient: random.pick(recipients).id, memo: "public works" };
+  };
 }
