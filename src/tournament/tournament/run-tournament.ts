@@ -76,19 +76,7 @@ type PlayedEpisode = Pick<TournamentEpisodeResult, "agents" | "events" | "transc
 
 /** Every citizen asked for its action on its turn, through the gate (playRounds). */
 async function agentEpisode(options: RunTournamentOptions, makeAgent: TournamentAgentFactory, index: number, world: WorldConfig, roster: EpisodeRoster): Promise<PlayedEpisode> {
-  const environment = new TournamentEnvironment(options.kernel, world);
-  const agents: Record<string, TournamentAgent> = {};
-  for (const citizen of environment.citizens()) {
-    agents[citizen] = makeAgent({ citizen, episodeIndex: index, roster, stream: agentStream(options.seed, index, citizen), kernel: options.kernel, world });
-  }
-  await playRounds(environment, agents, { untilRound: options.rounds, ...(options.maxAttemptsPerTurn !== undefined && { maxAttemptsPerTurn: options.maxAttemptsPerTurn }) });
-  return {
-    agents: Object.fromEntries(Object.entries(agents).map(([citizen, agent]) => [citizen, agent.kind])),
-    events: environment.events,
-    transcript: { kernelVersion: options.kernel.version, world, actions: [...environment.actions] },
-    state: environment.state,
-    search: null,
-  };
+  return { ...(await playEpisode(options, makeAgent, index, world, roster, {})), search: null };
 }
 
 /**
@@ -117,11 +105,23 @@ async function searchEpisode(
     ...(options.searchNodeBudget !== undefined && { nodeBudget: options.searchNodeBudget }),
     ...(options.maxAttemptsPerTurn !== undefined && { maxAttemptsPerTurn: options.maxAttemptsPerTurn }),
   });
+  const played = await playEpisode(options, makeAgent, index, world, roster, plan.agents());
+  return { ...played, search: { nodesExpanded: plan.nodesExpanded, roundsSearched: plan.roundsSearched, searchedActions: plan.transcript.actions.length, progress: plan.progress, found: plan.finding !== null } };
+}
+
+/** Plays one episode through the gate (playRounds): each citizen by its agent in `seated`, or else by the factory's. */
+async function playEpisode(
+  options: RunTournamentOptions,
+  makeAgent: TournamentAgentFactory,
+  index: number,
+  world: WorldConfig,
+  roster: EpisodeRoster,
+  seated: Readonly<Record<string, TournamentAgent>>,
+): Promise<Omit<PlayedEpisode, "search">> {
   const environment = new TournamentEnvironment(options.kernel, world);
-  const redAgents = plan.agents();
   const agents: Record<string, TournamentAgent> = {};
   for (const citizen of environment.citizens()) {
-    agents[citizen] = redAgents[citizen] ?? makeAgent({ citizen, episodeIndex: index, roster, stream: agentStream(options.seed, index, citizen), kernel: options.kernel, world });
+    agents[citizen] = seated[citizen] ?? makeAgent({ citizen, episodeIndex: index, roster, stream: agentStream(options.seed, index, citizen), kernel: options.kernel, world });
   }
   await playRounds(environment, agents, { untilRound: options.rounds, ...(options.maxAttemptsPerTurn !== undefined && { maxAttemptsPerTurn: options.maxAttemptsPerTurn }) });
   return {
@@ -129,6 +129,5 @@ async function searchEpisode(
     events: environment.events,
     transcript: { kernelVersion: options.kernel.version, world, actions: [...environment.actions] },
     state: environment.state,
-    search: { nodesExpanded: plan.nodesExpanded, roundsSearched: plan.roundsSearched, searchedActions: plan.transcript.actions.length, progress: plan.progress, found: plan.finding !== null },
   };
 }
