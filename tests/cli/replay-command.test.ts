@@ -2,12 +2,12 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/program.js";
 import { defaultExploitPaths } from "../../src/tournament/exploits/exploit-paths.js";
 import { recordExploit } from "../../src/tournament/exploits/record-exploit.js";
 import { loadShippedKernels } from "../../src/tournament/exploits/shipped-kernels.js";
 import { shrinkTranscript } from "../../src/tournament/exploits/shrink-transcript.js";
 import { writeExploitCandidate } from "../../src/tournament/exploits/write-exploit-candidate.js";
+import { runCli } from "../helpers/run-cli.js";
 import { plantedEmergencyChain } from "../tournament/exploits/emergency-chain-transcript.js";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -18,13 +18,6 @@ let noisy: string;
 let shrunkPath: string;
 let candidatePath: string;
 let recordPath: string;
-
-async function runCli(argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(argv, { io: { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), isTerminal: false }, now: () => new Date(0) });
-  return { code, stdout, stderr };
-}
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), "selfplay-replay-cli-"));
