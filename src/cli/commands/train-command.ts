@@ -133,7 +133,8 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
       progress.bar.stop();
       io.stderr(stepLine(line, configuration.steps, configuration.frontier.mode === "prm"));
     },
-    onEvaluation: ({ step, heldOutAccuracy, n }) => io.stderr(`step ${step}: held-out greedy accuracy ${(100 * heldOutAccuracy).toFixed(1)}% (n=${n})\n`),
+    // The environment defines the figure: greedy accuracy for arithmetic, the band share for riddles, clean episodes for tournaments.
+    onEvaluation: ({ step, heldOutAccuracy, n }) => io.stderr(`step ${step}: held-out evaluation ${(100 * heldOutAccuracy).toFixed(1)}% (n=${n})\n`),
   });
   // From the file, not this process's steps: a resumed run's report covers the steps before the resume too.
   const { records } = await readJsonl(metricsPath, z.record(z.string(), z.unknown()));
