@@ -1,0 +1,2 @@
+export { SandboxOptionsError } from "./sandbox-options-error.js";
+export { SandboxUnavailableError } from "./sandbox-unavailable-error.js";
