@@ -26,6 +26,7 @@ import { registerPrmCommands } from "./commands/prm-command.js";
 import { registerReplayCommand } from "./commands/replay-command.js";
 import { registerRiddlesCommand } from "./commands/riddles-command.js";
 import { registerRunCommand } from "./commands/run-command.js";
+import { registerSandboxCommand } from "./commands/sandbox-command.js";
 import { registerTrainCommand } from "./commands/train-command.js";
 import { registerTrainCompareCommand } from "./commands/train-compare-command.js";
 import { registerTournamentCommand } from "./commands/tournament-command.js";
@@ -34,7 +35,7 @@ import { registerTournamentCommand } from "./commands/tournament-command.js";
 const BAD_INPUT_ERRORS = [InvalidInputError, EnvironmentModuleError, EpisodeModuleError, CorruptJsonlError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError, PrmModelError, PoolDefaultError];
 
 /** Every command module, in the order `--help` lists them. */
-const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand, registerTrainCommand, registerTrainCompareCommand, registerPrmCommands, registerTournamentCommand, registerRiddlesCommand, registerBenchCommands, registerReplayCommand, registerExploitsCommands];
+const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand, registerTrainCommand, registerTrainCompareCommand, registerPrmCommands, registerTournamentCommand, registerRiddlesCommand, registerBenchCommands, registerReplayCommand, registerExploitsCommands, registerSandboxCommand];
 
 export interface MainOptions {
   io: CliIo;

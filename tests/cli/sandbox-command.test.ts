@@ -1,0 +1,47 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { probeSandboxNamespaces } from "../../src/dream/sandbox/probe-sandbox-namespaces.js";
+import { runCli } from "../helpers/run-cli.js";
+
+const probe = await probeSandboxNamespaces();
+let folder: string;
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), "selfplay-sandbox-cli-"));
+  await writeFile(join(folder, "hello.js"), `console.log("hello from", process.cwd());`);
+  await writeFile(join(folder, "loop.js"), `for (;;) {}`);
+});
+afterAll(() => rm(folder, { recursive: true, force: true }));
+
+describe("selfplay sandbox run", () => {
+  it("prints {status, reason, exitCode, stdout, stderr, wallMs, isolation} with --json and exits 0 on a program that exits 0", async () => {
+    const run = await runCli(["sandbox", "run", join(folder, "hello.js"), "--json"]);
+    expect(run.code).toBe(0);
+    const printed = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(Object.keys(printed)).toEqual(["status", "reason", "exitCode", "stdout", "stderr", "wallMs", "isolation"]);
+    expect(printed).toMatchObject({ status: "ok", reason: "completed", exitCode: 0, stderr: "" });
+    expect(printed.stdout).toBe(probe.available ? "hello from /work\n" : expect.stringMatching(/^hello from \//));
+    expect(printed.isolation).toMatchObject({ namespaces: probe.available, network: probe.available ? "none" : "host" });
+  });
+
+  it("exits 1 and says why when the program is killed", async () => {
+    const run = await runCli(["sandbox", "run", join(folder, "loop.js"), "--timeout-ms", "300"]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^killed \(timeout\): signal SIGKILL after \d+ ms\nisolation: namespaces /);
+  });
+
+  it("exits 2 on a missing file or a bad flag, naming it", async () => {
+    const missing = await runCli(["sandbox", "run", join(folder, "absent.js")]);
+    expect(missing).toMatchObject({ code: 2, stdout: "" });
+    expect(missing.stderr).toMatch(/^error: file: got ".*absent\.js"; expected an existing JavaScript file/);
+    const badTimeout = await runCli(["sandbox", "run", join(folder, "hello.js"), "--timeout-ms", "soon"]);
+    expect(badTimeout).toMatchObject({ code: 2, stdout: "" });
+    expect(badTimeout.stderr).toMatch(/--timeout-ms/);
+    const badMemory = await runCli(["sandbox", "run", join(folder, "hello.js"), "--memory-mb", "1"]);
+    expect(badMemory.code).toBe(2);
+    expect(badMemory.stderr).toMatch(/--memory-mb: got "1"; expected an integer from 64 to 65536/);
+    expect((await runCli(["sandbox", "run"])).code).toBe(2);
+  });
+});
