@@ -1,0 +1,1 @@
+export { ReadOnlyJournalError } from "./read-only-journal-error.js";
