@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { InvalidInputError } from "../../core/errors.js";
 import { parseInput } from "../../core/parse-input.js";
 import { writeFileAtomic } from "../../core/write-file-atomic.js";
 import { checkGeneralization, type GeneralizationSource } from "../lessons/generalization-guard.js";
@@ -44,6 +45,7 @@ export class Playbook implements PlaybookView {
   readonly isReadOnly = false;
   private readonly settings: PlaybookSettings;
   private readonly now: () => Date;
+  private saving: Promise<void> = Promise.resolve();
 
   private constructor(readonly path: string, private state: PlaybookFile, options: PlaybookOptions) {
     this.settings = parseInput(PlaybookSettingsSchema, options.settings ?? {}, {
@@ -61,7 +63,13 @@ export class Playbook implements PlaybookView {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
       return new Playbook(path, { version: 1, live: [], retired: [] }, options);
     }
-    const state = parseInput(PlaybookFileSchema, JSON.parse(text), {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new InvalidInputError(path, `a playbook JSON file (${(error as Error).message}); restore it or move it away to start an empty playbook`);
+    }
+    const state = parseInput(PlaybookFileSchema, json, {
       fieldName: (segments) => `${path}: ${segments.map(String).join(".") || "(root)"}`,
     });
     return new Playbook(path, state, options);
@@ -142,7 +150,14 @@ export class Playbook implements PlaybookView {
     return retired;
   }
 
-  private async save(): Promise<void> {
-    await writeFileAtomic(this.path, `${JSON.stringify(this.state, null, 2)}\n`);
+  /**
+   * Writes are queued and each serialises the state when its turn comes, so
+   * overlapping changes (an admit during a recordUsage) cannot land an older
+   * state last.
+   */
+  private save(): Promise<void> {
+    const written = this.saving.then(() => writeFileAtomic(this.path, `${JSON.stringify(this.state, null, 2)}\n`));
+    this.saving = written.catch(() => undefined);
+    return written;
   }
 }

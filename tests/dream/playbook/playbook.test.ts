@@ -120,5 +120,18 @@ describe("Playbook", () => {
     writeFileSync(path, JSON.stringify(file));
     await expect(Playbook.open(path)).rejects.toBeInstanceOf(InvalidInputError);
     await expect(Playbook.open(path)).rejects.toThrow(/live\.0\.uses/);
+    writeFileSync(path, "{torn");
+    await expect(Playbook.open(path)).rejects.toThrow(/playbook\.json: expected a playbook JSON file/);
+  });
+
+  it("lands the latest state on disk when changes overlap", async () => {
+    const path = temporaryPath("playbook.json");
+    const playbook = await Playbook.open(path);
+    await playbook.admit(keptVerdict(lesson(1)), SOURCE);
+    const id = playbook.live[0]?.id as string;
+    await Promise.all([playbook.recordUsage([id], true), playbook.admit(keptVerdict(lesson(2)), SOURCE), playbook.recordUsage([id], false)]);
+    const file = PlaybookFileSchema.parse(JSON.parse(readFileSync(path, "utf8")));
+    expect(file.live).toHaveLength(2);
+    expect(file.live[0]).toMatchObject({ uses: 2, helped: 1 });
   });
 });
