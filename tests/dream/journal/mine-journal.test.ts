@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { deriveStream } from "../../../src/core/random/random-stream.js";
 import type { FailedRun } from "../../../src/dream/journal/failed-run.js";
+import { journalVariationPrompt } from "../../../src/dream/journal/journal-variation-prompt.js";
 import { mineJournal } from "../../../src/dream/journal/mine-journal.js";
 import { failedRun } from "./journal-helpers.js";
 
@@ -43,5 +44,16 @@ describe("mineJournal", () => {
       drawn.add(seedOf?.run.challenge.hash ?? "none");
     }
     expect([...drawn].sort()).toEqual(["c", "old", "old2"]);
+  });
+});
+
+describe("journalVariationPrompt", () => {
+  it("names the seed, the failed prompt and every error, oldest first", () => {
+    const runs = [failedRun("a", "algorithms", "first"), failedRun("a", "algorithms", "second")];
+    const seed = mineJournal(journalOf(runs), deriveStream(1, "mine"), []);
+    const prompt = journalVariationPrompt(seed as NonNullable<typeof seed>);
+    expect(prompt.startsWith("JOURNAL SEED (vary, cluster algorithms, failed 2 time(s)):")).toBe(true);
+    expect(prompt).toContain("Challenge a: parse the log");
+    expect(prompt).toContain("1. first\n2. second");
   });
 });
