@@ -12,7 +12,7 @@ import type { SandboxIsolation } from "../src/dream/sandbox/sandbox-result.js";
 export interface SandboxOverheadResult {
   benchmark: "sandbox-overhead";
   runs: number;
-  /** Median milliseconds of `node -e 0`: spawn to close. */
+  /** Median milliseconds of `node -e 0` with the sandbox's minimal environment: spawn to close. */
   bareNodeMedianMs: number;
   /** Median milliseconds of a whole `runInSandbox` call on an empty program (temporary folder, cgroup and clean-up included). */
   sandboxCallMedianMs: number;
@@ -32,7 +32,8 @@ const median = (values: readonly number[]): number => {
 function bareNode(): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["-e", "0"], { stdio: "ignore" });
+    // The sandbox's environment, not the host's: NODE_EXTRA_CA_CERTS alone adds ~50 ms to every start here.
+    const child = spawn(process.execPath, ["-e", "0"], { stdio: "ignore", env: { PATH: "/usr/local/bin:/usr/bin:/bin" } });
     child.on("error", reject);
     child.on("close", () => resolve(performance.now() - started));
   });

@@ -5,6 +5,7 @@ import { basename, dirname, isAbsolute, join, normalize, resolve } from "node:pa
 import { parseInput } from "../../core/parse-input.js";
 import { SandboxOptionsError } from "../errors/sandbox-options-error.js";
 import { SandboxUnavailableError } from "../errors/sandbox-unavailable-error.js";
+import { buildSandboxRoot } from "./build-sandbox-root.js";
 import { classifySandboxExit } from "./classify-sandbox-exit.js";
 import { createPidsCgroup } from "./pids-cgroup.js";
 import { probeSandboxNamespaces } from "./probe-sandbox-namespaces.js";
@@ -39,6 +40,7 @@ export async function runInSandbox(options: SandboxOptions, internals: SandboxIn
   const work = resolved.workDirectory === undefined ? join(base, "work") : resolve(resolved.workDirectory);
   try {
     await mkdir(join(base, "root"));
+    const binds = probe.available ? await buildSandboxRoot(join(base, "root"), dirname(dirname(await realpath(process.execPath)))) : [];
     await mkdir(work, { recursive: true });
     const program = await placeProgram(resolved, work);
     for (const [relativePath, contents] of Object.entries(resolved.files)) {
@@ -49,7 +51,7 @@ export async function runInSandbox(options: SandboxOptions, internals: SandboxIn
     }
     const cgroup = await createPidsCgroup(basename(base), resolved.maxProcesses);
     try {
-      return await spawnWrapped(resolved, { base, work, program, namespaces: probe.available, probeDetail: probe.detail, cgroupPath: cgroup?.path, now, refusedForks: cgroup?.refusedForks });
+      return await spawnWrapped(resolved, { base, work, program, namespaces: probe.available, probeDetail: probe.detail, binds, cgroupPath: cgroup?.path, now, refusedForks: cgroup?.refusedForks });
     } finally {
       await cgroup?.remove();
     }
@@ -78,6 +80,8 @@ interface WrappedRun {
   program: string;
   namespaces: boolean;
   probeDetail: string;
+  /** Host folders bound read-only at the same path inside the view, besides /usr. */
+  binds: string[];
   cgroupPath: string | undefined;
   now: () => number;
   refusedForks: (() => Promise<number>) | undefined;
@@ -98,7 +102,7 @@ async function spawnWrapped(options: ResolvedSandboxOptions, run: WrappedRun): P
   const isolation: SandboxIsolation = {
     namespaces: run.namespaces,
     network: run.namespaces ? "none" : "host",
-    filesystem: run.namespaces ? "tmpfs-view" : "permission-flags",
+    filesystem: run.namespaces ? "private-root" : "permission-flags",
     memory: "rlimit-data",
     processes: run.cgroupPath !== undefined ? "pids-cgroup" : "none",
     permissionFlags: options.permissionFlags,
@@ -110,7 +114,7 @@ async function spawnWrapped(options: ResolvedSandboxOptions, run: WrappedRun): P
 
   const scriptPath = join(run.base, "wrapper.sh");
   await writeFile(scriptPath, SANDBOX_WRAPPER_SCRIPT);
-  const wrapperArguments = [scriptPath, "host", run.cgroupPath ?? "-", run.namespaces ? "1" : "0", join(run.base, "root"), run.work, String(options.memoryMb * 1024), dirname(dirname(nodePath)), nodePath, ...nodeArguments];
+  const wrapperArguments = [scriptPath, "host", run.cgroupPath ?? "-", run.namespaces ? "1" : "0", join(run.base, "root"), run.work, String(options.memoryMb * 1024), run.binds.join(":"), nodePath, ...nodeArguments];
   const environment = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: workSeen, TMPDIR: workSeen, ...options.env };
 
   const started = run.now();

@@ -30,8 +30,8 @@ export const SandboxIsolationSchema = z.object({
   namespaces: z.boolean(),
   /** `none`: a network namespace with no interface up; `host`: the machine's network is reachable. */
   network: z.enum(["none", "host"]),
-  /** `tmpfs-view`: a read-only tmpfs root holding only /usr (read-only) and the work directory; `permission-flags`: Node's permission model only. */
-  filesystem: z.enum(["tmpfs-view", "permission-flags"]),
+  /** `private-root`: a fresh, read-only root holding only /usr and the system folders (read-only), three devices, /proc and the work directory; `permission-flags`: Node's permission model only. */
+  filesystem: z.enum(["private-root", "permission-flags"]),
   /** `rlimit-data`: RLIMIT_DATA (bounds Buffers and ArrayBuffers too) plus V8's heap flag; `heap-flag-only`: only --max-old-space-size. */
   memory: z.enum(["rlimit-data", "heap-flag-only"]),
   /** `pids-cgroup`: a pids cgroup caps every process in the run; `rlimit-nproc`: RLIMIT_NPROC (not enforced for root); `none`. */

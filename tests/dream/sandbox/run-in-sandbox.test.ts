@@ -28,7 +28,7 @@ describe.skipIf(!probe.available)(`runInSandbox in namespaces${probe.available ?
       const source = `const fs = require("fs"); const rows = JSON.parse(fs.readFileSync("rows.json", "utf8")); fs.writeFileSync("out.txt", String(rows.reduce((a, b) => a + b, 0))); console.log("summed", rows.length);`;
       const result = await runInSandbox({ source, files: { "rows.json": "[1,2,3,4]" }, workDirectory, ...limits });
       expect(result).toMatchObject({ status: "ok", reason: "completed", exitCode: 0, stdout: "summed 4\n", stderr: "" });
-      expect(result.isolation).toEqual({ namespaces: true, network: "none", filesystem: "tmpfs-view", memory: "rlimit-data", processes: result.isolation.processes, permissionFlags: true });
+      expect(result.isolation).toEqual({ namespaces: true, network: "none", filesystem: "private-root", memory: "rlimit-data", processes: result.isolation.processes, permissionFlags: true });
       expect(await readFile(join(workDirectory, "out.txt"), "utf8")).toBe("10");
     } finally {
       await rm(workDirectory, { recursive: true, force: true });
