@@ -8,7 +8,7 @@ import { SandboxUnavailableError } from "../errors/sandbox-unavailable-error.js"
 import { buildSandboxRoot } from "./build-sandbox-root.js";
 import { classifySandboxExit } from "./classify-sandbox-exit.js";
 import { createPidsCgroup } from "./pids-cgroup.js";
-import { probeSandboxNamespaces } from "./probe-sandbox-namespaces.js";
+import { probeSandboxNamespaces, type NamespaceProbe } from "./probe-sandbox-namespaces.js";
 import { SandboxOptionsSchema, type ResolvedSandboxOptions, type SandboxOptions } from "./sandbox-options.js";
 import type { SandboxIsolation, SandboxResult } from "./sandbox-result.js";
 import { SANDBOX_WRAPPER_SCRIPT } from "./sandbox-wrapper-script.js";
@@ -17,6 +17,8 @@ import { SANDBOX_WRAPPER_SCRIPT } from "./sandbox-wrapper-script.js";
 export interface SandboxInternals {
   /** Monotonic clock in milliseconds, for wallMs. Default `performance.now`. */
   now?: () => number;
+  /** Says whether namespaces work here. Default probeSandboxNamespaces (cached); tests force the fallback with it. */
+  probe?: () => Promise<NamespaceProbe>;
 }
 
 /** Where the program sits inside the sandbox's view (the work directory is bound here). */
@@ -33,7 +35,7 @@ const SANDBOX_WORK = "/work";
 export async function runInSandbox(options: SandboxOptions, internals: SandboxInternals = {}): Promise<SandboxResult> {
   const resolved = parseInput(SandboxOptionsSchema, options);
   const now = internals.now ?? (() => performance.now());
-  const probe = await probeSandboxNamespaces();
+  const probe = await (internals.probe ?? probeSandboxNamespaces)();
   if (!probe.available && resolved.isolation === "namespaces") throw new SandboxUnavailableError(probe.detail);
 
   const base = await mkdtemp(join(tmpdir(), "selfplay-sandbox-"));
@@ -108,7 +110,7 @@ async function spawnWrapped(options: ResolvedSandboxOptions, run: WrappedRun): P
     permissionFlags: options.permissionFlags,
   };
   const warnings: string[] = [];
-  if (!run.namespaces) warnings.push(`no namespaces (${run.probeDetail}): the program can reach the network and sees the host's files except where Node's permission flags refuse them`);
+  if (!run.namespaces) warnings.push(`no namespaces (${run.probeDetail}): the program can reach the network, sees the host's files except where Node's permission flags refuse them, and a process it starts in a new session outlives the kill`);
   if (run.cgroupPath === undefined) warnings.push("no pids cgroup could be made: the process count is bounded only by the wall-clock kill");
   if (!options.permissionFlags && !run.namespaces) warnings.push("neither namespaces nor permission flags: the program's file access is not restricted");
 

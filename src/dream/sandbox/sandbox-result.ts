@@ -34,8 +34,11 @@ export const SandboxIsolationSchema = z.object({
   filesystem: z.enum(["private-root", "permission-flags"]),
   /** `rlimit-data`: RLIMIT_DATA (bounds Buffers and ArrayBuffers too) plus V8's heap flag; `heap-flag-only`: only --max-old-space-size. */
   memory: z.enum(["rlimit-data", "heap-flag-only"]),
-  /** `pids-cgroup`: a pids cgroup caps every process in the run; `rlimit-nproc`: RLIMIT_NPROC (not enforced for root); `none`. */
-  processes: z.enum(["pids-cgroup", "rlimit-nproc", "none"]),
+  /**
+   * `pids-cgroup`: a pids cgroup caps the run's processes and threads; `none`: no cgroup could be made, so only the
+   * wall-clock kill bounds a fork bomb (RLIMIT_NPROC is no substitute: the kernel does not enforce it for root).
+   */
+  processes: z.enum(["pids-cgroup", "none"]),
   /** True when Node's `--experimental-permission` flags were passed (defence in depth, not the boundary). */
   permissionFlags: z.boolean(),
 });

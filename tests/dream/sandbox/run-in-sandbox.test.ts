@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidInputError } from "../../../src/core/errors.js";
-import { SandboxOptionsError } from "../../../src/dream/errors/index.js";
+import { SandboxOptionsError, SandboxUnavailableError } from "../../../src/dream/errors/index.js";
 import { probeSandboxNamespaces } from "../../../src/dream/sandbox/probe-sandbox-namespaces.js";
 import { runInSandbox } from "../../../src/dream/sandbox/run-in-sandbox.js";
 
@@ -138,5 +138,28 @@ describe("runInSandbox's options", () => {
 
   it("refuses fixture paths that leave the work directory", async () => {
     await expect(runInSandbox({ source: "", files: { "../escape.txt": "x" } })).rejects.toThrow(/files\.\.\.\/escape\.txt/);
+  });
+});
+
+describe("runInSandbox without namespaces (unshare refused)", () => {
+  const refused = { probe: () => Promise.resolve({ available: false, detail: "unshare: unshare failed: Operation not permitted" }) };
+
+  it("falls back to Node's permission flags, records it and warns", async () => {
+    const result = await runInSandbox({ source: `require("fs").writeFileSync("out.txt", "written"); console.log("ok");`, ...limits }, refused);
+    expect(result).toMatchObject({ status: "ok", reason: "completed", stdout: "ok\n" });
+    expect(result.isolation).toMatchObject({ namespaces: false, network: "host", filesystem: "permission-flags", memory: "rlimit-data", permissionFlags: true });
+    expect(result.warnings[0]).toMatch(/^no namespaces \(unshare: unshare failed: Operation not permitted\): the program can reach the network/);
+  });
+
+  it("still refuses files outside the work directory and still bounds Buffers", async () => {
+    const escape = await runInSandbox({ source: `require("fs").readFileSync("/etc/passwd")`, ...limits }, refused);
+    expect(escape).toMatchObject({ status: "failed", reason: "access-denied", errorCode: "ERR_ACCESS_DENIED" });
+    const bomb = await runInSandbox({ source: "const kept = []; for (;;) kept.push(Buffer.alloc(1 << 20, 1));", ...limits }, refused);
+    expect(bomb).toMatchObject({ status: "killed", reason: "memory" });
+  });
+
+  it('refuses to run when isolation "namespaces" is demanded', async () => {
+    await expect(runInSandbox({ source: "", isolation: "namespaces" }, refused)).rejects.toThrow(SandboxUnavailableError);
+    await expect(runInSandbox({ source: "", isolation: "namespaces" }, refused)).rejects.toThrow(/pass isolation "auto"/);
   });
 });
