@@ -3,15 +3,14 @@ import { deriveStream } from "../../../src/core/random/random-stream.js";
 import { ChallengeTierSchema, type ChallengeTier } from "../../../src/dream/challenges/challenge-tier.js";
 import { ChallengeWorkspace } from "../../../src/dream/challenges/challenge-workspace.js";
 import { readOutputFile } from "../../../src/dream/challenges/read-output-file.js";
+import { createChallengeSandbox } from "../../../src/dream/challenges/create-challenge-sandbox.js";
 import { prepareFixtures, runValidator } from "../../../src/dream/challenges/run-challenge-attempt.js";
 import { checkValidatorQuality } from "../../../src/dream/gates/check-validator-quality.js";
 import { runValidatorSelfTest } from "../../../src/dream/gates/run-validator-self-test.js";
 import { CHALLENGE_TEMPLATES } from "../../../src/dream/templates/challenge-templates.js";
 import { renderTemplate, type TemplatedChallenge } from "../../../src/dream/templates/render-template.js";
-import { childProcessSandbox } from "../challenges/child-process-sandbox.js";
 
-// The templates' own programs are trusted: the plain child-process stand-in keeps 400-odd runs to seconds.
-const sandbox = childProcessSandbox();
+const sandbox = createChallengeSandbox({ timeoutMs: 10_000 });
 const TIERS = ChallengeTierSchema.options;
 const cases = CHALLENGE_TEMPLATES.flatMap((template) => TIERS.map((tier) => ({ template, tier })));
 
@@ -85,7 +84,7 @@ describe("challenge templates", () => {
   });
 
   it(
-    "is solvable by its reference solution at every tier, and rejects an empty and a wrong output",
+    "is solvable by its reference solution at every tier in the real sandbox, and rejects an empty and a wrong output",
     async () => {
       const outcomes = await mapLimit(cases, 12, async ({ template, tier }) => {
         const { challenge, referenceSolution } = render(template.key, tier);
