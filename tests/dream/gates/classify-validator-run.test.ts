@@ -37,6 +37,13 @@ describe("classifyValidatorRun (the widened crash detector)", () => {
     expect((await attempt(CORRECT_VALIDATOR.replace('"deals.csv"', '"deal.csv"'))).verdict).toMatchObject({ kind: "validator-internal" });
   });
 
+  it("calls a RangeError and a JSON.parse of a fixture in the validator's own code validator-internal", async () => {
+    const range = CORRECT_VALIDATOR.replace("const expected", "const padding = new Array(won - 100);\nconst expected");
+    expect((await attempt(range)).verdict).toMatchObject({ kind: "validator-internal", errorName: "RangeError", line: 4 });
+    const fixtureParse = CORRECT_VALIDATOR.replace("const expected", 'const meta = JSON.parse(fs.readFileSync("deals.csv", "utf8"));\nconst expected');
+    expect((await attempt(fixtureParse)).verdict).toMatchObject({ kind: "validator-internal", errorName: "SyntaxError", line: 4 });
+  });
+
   it("counts errors in handling the solution's output against the solution", async () => {
     // Malformed JSON output: a SyntaxError from JSON.parse.
     const malformed = await attempt(CORRECT_VALIDATOR, `require("fs").writeFileSync("rate.json", "{rate: 40");`);
