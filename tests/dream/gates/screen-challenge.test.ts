@@ -14,6 +14,19 @@ describe("screenChallenge", () => {
     expect(await screen(PERCENT_VALIDATOR)).toMatchObject({ accepted: false, rejection: { kind: "self-contradicting" } });
   });
 
+  it("asks the setup itself which files it writes when its AST does not say", async () => {
+    const tableSetup = `const fs = require("fs");
+const rows = ["id,stage"];
+for (let i = 0; i < 10; i++) rows.push(i + "," + (i % 5 < 2 ? "won" : "lost"));
+const files = { "deals.csv": rows.join("\\n") + "\\n" };
+for (const [name, text] of Object.entries(files)) fs.writeFileSync(name, text);
+`;
+    const screened = await screenChallenge({ setup: tableSetup, validator: CORRECT_VALIDATOR, outputFile: CRAFTED_OUTPUT_FILE }, sandbox);
+    expect(screened).toMatchObject({ accepted: true, selfTest: { status: "passed" } });
+    const other = await screenChallenge({ setup: tableSetup.replace('"deals.csv"', '"other.csv"'), validator: CORRECT_VALIDATOR, outputFile: CRAFTED_OUTPUT_FILE }, sandbox);
+    expect(other).toMatchObject({ accepted: false, rejection: { kind: "no-fixture-reference" } });
+  });
+
   it("accepts when the self-test finds nothing to probe (best effort)", async () => {
     expect(await screen(CORRECT_VALIDATOR.replaceAll("expected", "target"))).toMatchObject({ accepted: true, selfTest: { status: "skipped" } });
   });
