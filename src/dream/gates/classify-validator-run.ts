@@ -37,6 +37,9 @@ export interface ClassifyValidatorRunOptions {
   outputFile: string;
 }
 
+/** The sandbox's reasons for a run it stopped, whatever the exit code (a heap limit can end in an abort's exit code). */
+const STOPPED_BY_SANDBOX = new Set(["timeout", "memory", "output-cap", "process-limit", "signal"]);
+
 /** Errors that are always the validator's own: it cannot even be loaded, or names something that does not exist. */
 const STRUCTURAL = new Set(["SyntaxError", "ReferenceError"]);
 
@@ -52,7 +55,7 @@ const STRUCTURAL = new Set(["SyntaxError", "ReferenceError"]);
  */
 export function classifyValidatorRun(run: SandboxRunResult, options: ClassifyValidatorRunOptions): ValidatorRunVerdict {
   if (run.exitCode === 0) return verdict("passed", null, null, "the validator exited 0");
-  if (run.exitCode === null || run.status === "killed") return verdict("killed", null, null, `the sandbox stopped the validator: ${run.reason ?? run.status}`);
+  if (run.exitCode === null || run.status === "killed" || STOPPED_BY_SANDBOX.has(run.reason ?? "")) return verdict("killed", null, null, `the sandbox stopped the validator: ${run.reason ?? run.status}`);
   const stderr = run.stderr;
   // Node prints its version after an uncaught exception; a validator that reports and exits does not.
   if (!/^Node\.js v\d+/m.test(stderr)) return verdict("failed", null, null, `the validator exited ${run.exitCode}`);

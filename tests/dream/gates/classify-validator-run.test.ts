@@ -65,5 +65,7 @@ describe("classifyValidatorRun (the widened crash detector)", () => {
       kind: "killed",
       abortsCycle: false,
     });
+    const heap = { ...base, status: "failed", reason: "memory", exitCode: 134, stderr: "FATAL ERROR: Reached heap limit Allocation failed\n" };
+    expect(classifyValidatorRun(heap, { validatorSource: CORRECT_VALIDATOR, outputFile: CRAFTED_OUTPUT_FILE }).kind).toBe("killed");
   });
 });
