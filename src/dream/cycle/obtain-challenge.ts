@@ -1,7 +1,7 @@
 import type { InferenceClient } from "../../core/inference-client.js";
 import type { RandomStream } from "../../core/random/random-stream.js";
 import type { Challenge } from "../challenges/challenge.js";
-import type { ChallengeCluster } from "../challenges/challenge-cluster.js";
+import { ChallengeClusterSchema, type ChallengeCluster } from "../challenges/challenge-cluster.js";
 import type { ChallengeSandbox } from "../challenges/challenge-sandbox.js";
 import type { ChallengeTier } from "../challenges/challenge-tier.js";
 import type { ChallengeWorkspaceOptions } from "../challenges/challenge-workspace.js";
@@ -10,11 +10,10 @@ import { journalVariationPrompt } from "../journal/journal-variation-prompt.js";
 import type { JournalSeed } from "../journal/mine-journal.js";
 import { challengeFromJournal } from "../sources/challenge-from-journal.js";
 import { generateChallenge } from "../sources/generate-challenge.js";
-import { pickClusterTemplate } from "../sources/pick-cluster-template.js";
-import { renderTemplateChallenge } from "../sources/render-template-challenge.js";
 import type { ChallengeSourceKind } from "../sources/route-challenge-source.js";
 import type { ChallengeTemplate } from "../templates/challenge-template.js";
-import { gateChallenge } from "./gate-challenge.js";
+import { screenChallenge } from "../gates/screen-challenge.js";
+import { pickTemplate } from "../templates/pick-template.js";
 
 /** What `obtainChallenge` needs. */
 export interface ObtainChallengeOptions {
@@ -49,21 +48,15 @@ export async function obtainChallenge(options: ObtainChallengeOptions): Promise<
   const rejections: ObtainedChallenge["rejections"] = [];
   let fixed: { challenge: Challenge; templateKey: string | null; source: ChallengeSourceKind } | null = null;
   if (options.kind === "template" || options.kind === "template-other-cluster") {
-    const other = (cluster: string) => cluster !== options.cluster;
-    const accepts =
-      options.kind === "template"
-        ? (cluster: string) => cluster === options.cluster
-        : options.templates.some((template) => other(template.cluster) && !options.saturated.includes(template.cluster))
-          ? (cluster: string) => other(cluster) && !options.saturated.includes(cluster)
-          : other;
-    const template = pickClusterTemplate(options.templates, accepts, options.lastTemplateKey, options.random);
-    if (template !== null) fixed = { challenge: renderTemplateChallenge(template, options.tier, options.random), templateKey: template.key, source: options.kind };
+    const cluster = options.kind === "template" ? options.cluster : otherCluster(options);
+    const templated = cluster === null ? null : pickTemplate(cluster, options.tier, options.random, options.lastTemplateKey, { templates: options.templates });
+    if (templated !== null) fixed = { challenge: templated.challenge, templateKey: templated.templateKey, source: options.kind };
   } else if (options.kind === "journal" && options.journalSeed?.mode === "retry") {
     const challenge = challengeFromJournal(options.journalSeed, options.tier);
     if (challenge !== null) fixed = { challenge, templateKey: null, source: "journal" };
   }
   if (fixed !== null) {
-    const verdict = await gateChallenge(fixed.challenge, options.sandbox, options.workspace);
+    const verdict = await screenChallenge(fixed.challenge, options.sandbox, options.workspace);
     if (verdict.accepted) return { ...fixed, rejections };
     rejections.push({ kind: verdict.rejection.kind, message: verdict.rejection.message });
     return { challenge: null, source: fixed.source, templateKey: fixed.templateKey, rejections };
@@ -86,10 +79,22 @@ export async function obtainChallenge(options: ObtainChallengeOptions): Promise<
       feedback = `your answer was not the JSON object asked for (${generated.problem})`;
       continue;
     }
-    const verdict = await gateChallenge(generated.challenge, options.sandbox, options.workspace);
+    const verdict = await screenChallenge(generated.challenge, options.sandbox, options.workspace);
     if (verdict.accepted) return { challenge: generated.challenge, source, templateKey: null, rejections };
     rejections.push({ kind: verdict.rejection.kind, message: verdict.rejection.message });
     feedback = verdict.rejection.message;
   }
   return { challenge: null, source, templateKey: null, rejections };
+}
+
+/**
+ * The cluster of a saturated-rotation template: another cluster with a
+ * template, unsaturated when there is one (the seed's
+ * pick_random_template(exclude_clusters=saturated)), uniformly from the stream.
+ */
+function otherCluster(options: ObtainChallengeOptions): ChallengeCluster | null {
+  const covered = ChallengeClusterSchema.options.filter((cluster) => cluster !== options.cluster && options.templates.some((template) => template.cluster === cluster));
+  const open = covered.filter((cluster) => !options.saturated.includes(cluster));
+  const pool = open.length > 0 ? open : covered;
+  return pool.length === 0 ? null : options.random.pick(pool);
 }

@@ -15,6 +15,7 @@ import type { DreamSolver } from "../solver/dream-solver.js";
 import { solveChallenge, type SolveResult } from "../solver/solve-challenge.js";
 import { routeChallengeSource, type SaturationRoutingOptions } from "../sources/route-challenge-source.js";
 import type { ChallengeTemplate } from "../templates/challenge-template.js";
+import { CHALLENGE_TEMPLATES } from "../templates/challenge-templates.js";
 import { clusterDomains } from "./cluster-domains.js";
 import { clusterTier } from "./cluster-tier.js";
 import type { DreamCycleRecord, DreamCycleStatus } from "./dream-cycle-record.js";
@@ -31,8 +32,8 @@ export interface DreamCycleOptions {
   solver: DreamSolver;
   /** Runs every setup, solution and validator. */
   sandbox: ChallengeSandbox;
-  /** The challenge templates to render. */
-  templates: readonly ChallengeTemplate[];
+  /** The challenge templates to render. Default: CHALLENGE_TEMPLATES (two per cluster). */
+  templates?: readonly ChallengeTemplate[];
   /** The run seed: every draw of the cycle derives from (seed, cycle index). */
   seed: number;
   /** The clock of the records and the journal. */
@@ -66,7 +67,8 @@ export async function runDreamCycle(options: DreamCycleOptions): Promise<DreamCy
   const startedAt = options.now().toISOString();
 
   // Pick: the frontier's cluster, and its tier.
-  const candidates = options.clusters ?? [...new Set(options.templates.map((template) => template.cluster))];
+  const templates = options.templates ?? CHALLENGE_TEMPLATES;
+  const candidates = options.clusters ?? [...new Set(templates.map((template) => template.cluster))];
   const decision = options.prm
     ? await workspace.frontier.pickFrontierSeed(candidates, { scorer: options.prm, trajectoryCounts: workspace.trajectoryCounts })
     : workspace.frontier.pickSeed(candidates);
@@ -82,7 +84,7 @@ export async function runDreamCycle(options: DreamCycleOptions): Promise<DreamCy
     cluster,
     tier,
     saturated: decision.saturated,
-    templates: options.templates,
+    templates,
     lastTemplateKey: workspace.lastTemplateKey,
     client: options.client,
     sandbox: options.sandbox,
