@@ -39,6 +39,8 @@ export interface ObtainedChallenge {
   /** The source that produced it (a journal `vary` seed or a retry that cannot be rebuilt becomes `generated`). */
   source: ChallengeSourceKind;
   templateKey: string | null;
+  /** What the frontier deduplicates on: the challenge's id, or for a journal retry the id it failed under (a retry is a re-roll). */
+  dedupHash: string | null;
   /** Each rejected try: the gate's rejection, or the generator's problem when it wrote no challenge. */
   rejections: Array<{ kind: ValidatorRejection["kind"] | "malformed"; message: string }>;
 }
@@ -46,20 +48,20 @@ export interface ObtainedChallenge {
 /** Renders, mines or generates the cycle's challenge and runs the gates; a rejected generated challenge is regenerated with the rejection as feedback. */
 export async function obtainChallenge(options: ObtainChallengeOptions): Promise<ObtainedChallenge> {
   const rejections: ObtainedChallenge["rejections"] = [];
-  let fixed: { challenge: Challenge; templateKey: string | null; source: ChallengeSourceKind } | null = null;
+  let fixed: { challenge: Challenge; templateKey: string | null; source: ChallengeSourceKind; dedupHash: string } | null = null;
   if (options.kind === "template" || options.kind === "template-other-cluster") {
     const cluster = options.kind === "template" ? options.cluster : otherCluster(options);
     const templated = cluster === null ? null : pickTemplate(cluster, options.tier, options.random, options.lastTemplateKey, { templates: options.templates });
-    if (templated !== null) fixed = { challenge: templated.challenge, templateKey: templated.templateKey, source: options.kind };
+    if (templated !== null) fixed = { challenge: templated.challenge, templateKey: templated.templateKey, source: options.kind, dedupHash: templated.challenge.id };
   } else if (options.kind === "journal" && options.journalSeed?.mode === "retry") {
     const challenge = challengeFromJournal(options.journalSeed, options.tier);
-    if (challenge !== null) fixed = { challenge, templateKey: null, source: "journal" };
+    if (challenge !== null) fixed = { challenge, templateKey: null, source: "journal", dedupHash: options.journalSeed.run.challenge.hash };
   }
   if (fixed !== null) {
     const verdict = await screenChallenge(fixed.challenge, options.sandbox, options.workspace);
     if (verdict.accepted) return { ...fixed, rejections };
     rejections.push({ kind: verdict.rejection.kind, message: verdict.rejection.message });
-    return { challenge: null, source: fixed.source, templateKey: fixed.templateKey, rejections };
+    return { challenge: null, source: fixed.source, templateKey: fixed.templateKey, dedupHash: null, rejections };
   }
   // Generated: a journal `vary` seed (or a retry that cannot be rebuilt) briefs the generator with the failure.
   const journalBrief = options.journalSeed === null ? undefined : journalVariationPrompt(options.journalSeed);
@@ -80,11 +82,11 @@ export async function obtainChallenge(options: ObtainChallengeOptions): Promise<
       continue;
     }
     const verdict = await screenChallenge(generated.challenge, options.sandbox, options.workspace);
-    if (verdict.accepted) return { challenge: generated.challenge, source, templateKey: null, rejections };
+    if (verdict.accepted) return { challenge: generated.challenge, source, templateKey: null, dedupHash: generated.challenge.id, rejections };
     rejections.push({ kind: verdict.rejection.kind, message: verdict.rejection.message });
     feedback = verdict.rejection.message;
   }
-  return { challenge: null, source, templateKey: null, rejections };
+  return { challenge: null, source, templateKey: null, dedupHash: null, rejections };
 }
 
 /**

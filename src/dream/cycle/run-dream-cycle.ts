@@ -156,7 +156,7 @@ export async function runDreamCycle(options: DreamCycleOptions): Promise<DreamCy
   let duplicate = false;
   if (status !== "aborted") {
     const firstTry = result.outcome.passed && result.outcome.attemptsUsed === 1;
-    duplicate = workspace.frontier.record({ cluster: challenge.cluster, firstAttemptRate: firstTry ? 1 : 0, successRate: result.outcome.passed ? 1 : 0, challengeHash: challenge.id }).duplicate;
+    duplicate = workspace.frontier.record({ cluster: challenge.cluster, firstAttemptRate: firstTry ? 1 : 0, successRate: result.outcome.passed ? 1 : 0, challengeHash: obtained.dedupHash ?? challenge.id }).duplicate;
     const examples = trajectoryExamples(challenge, result);
     await workspace.trajectories.appendMany(examples);
     workspace.trajectoryCounts[challenge.cluster] = (workspace.trajectoryCounts[challenge.cluster] ?? 0) + examples.length;
