@@ -19,8 +19,13 @@ async function cycle(rules: Parameters<typeof scriptedClient>[0], templates = [s
 
 describe("runDreamCycle", () => {
   it("turns a struggled-then-won cycle into a lesson that passes verify-helpful", async () => {
-    const { record, workspace, folder } = await cycle(struggledThenWonRules());
+    const { record, workspace, folder, client } = await cycle(struggledThenWonRules());
     expect(record.status).toBe("passed");
+    // verify-helpful's re-run: the original's first solver call with the lesson block added, same sampler seed.
+    const solverCalls = client.requests.filter((request) => request.messages.some((message) => message.content.includes("### TASK:")));
+    const rerun = solverCalls.find((request) => request.messages[1]?.content.startsWith("### SKILL PLAYBOOK:"));
+    expect(rerun?.sampler.seed).toBe(solverCalls[0]?.sampler.seed);
+    expect(rerun?.messages[1]?.content.endsWith(solverCalls[0]?.messages[1]?.content ?? "(none)")).toBe(true);
     expect(record.source).toBe("template");
     expect(record.attempts.map((attempt) => attempt.passed)).toEqual([false, true]);
     expect(record.lesson).toBe("admitted");
