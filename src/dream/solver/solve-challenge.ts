@@ -36,6 +36,8 @@ export interface SolveAttempt {
   errorSummary: string | null;
   /** The crash detector's kind; null when the validator did not run. */
   validatorKind: ValidatorRunKind | null;
+  /** The isolation the solution's run had, as the sandbox recorded it (null when the setup failed first). */
+  isolation: unknown;
 }
 
 /** How a solve went. */
@@ -73,11 +75,12 @@ export async function solveChallenge(options: SolveChallengeOptions): Promise<So
     const solution = extractSolutionSource(await options.solver.write(messages, attemptSeed(options.samplerSeed, attempt)));
     const result = await runChallengeAttempt(options.challenge, solution, options.sandbox, options.workspace);
     const validatorKind = result.verdict?.kind ?? null;
+    const isolation = result.solution?.isolation ?? null;
     if (result.passed) {
-      attempts.push({ solution, passed: true, errorSummary: null, validatorKind });
+      attempts.push({ solution, passed: true, errorSummary: null, validatorKind, isolation });
       return { outcome: { passed: true, attemptsUsed: attempt }, attempts, abortedBy: null, winningSolution: solution };
     }
-    attempts.push({ solution, passed: false, errorSummary: attemptErrorSummary(result), validatorKind });
+    attempts.push({ solution, passed: false, errorSummary: attemptErrorSummary(result), validatorKind, isolation });
     const abortedBy = result.stoppedAt === "setup" ? "setup-failed" : result.verdict?.abortsCycle ? "validator-internal" : null;
     if (abortedBy !== null) return { outcome: { passed: false, attemptsUsed: attempt }, attempts, abortedBy, winningSolution: null };
   }

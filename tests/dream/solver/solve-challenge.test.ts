@@ -41,6 +41,7 @@ describe("solveChallenge", () => {
     expect(calls.map((call) => call.seed)).toEqual([41, attemptSeed(41, 2), attemptSeed(41, 3)]);
     expect(calls[2]?.messages[1]?.content).toContain("Attempt 2: the validator rejected the output");
     expect(result.winningSolution).toContain("reduce");
+    expect(result.attempts[0]?.isolation).toHaveProperty("namespaces");
   });
 
   it("reports a solution that crashes with its own error", async () => {
