@@ -75,4 +75,18 @@ describe("a dream cycle when every cluster is saturated", () => {
     expect(workspace.frontier.clusterStats(cluster)).toMatchObject({ runs: 1, outcomes: 2 });
     await workspace.close();
   });
+
+  it("asks the generator for a variation, briefed with every error, of a challenge the journal records failing twice", async () => {
+    const { workspace, now } = await saturatedWorkspace();
+    const failed = { challenge: { hash: "feedc0de", prompt: "Count the ERROR lines of app.log into counts.json.", setup: SUM_SETUP, validator: SUM_VALIDATOR, source: "generated" }, cluster: "regex-parse", attempts: 3 };
+    await workspace.journal.append({ ...failed, errorSummary: "TypeError: first", failedAt: now().toISOString() });
+    await workspace.journal.append({ ...failed, errorSummary: "SyntaxError: second", failedAt: now().toISOString() });
+    const client = scriptedClient([{ when: isGenerator, reply: "{}" }]);
+    const record = await runDreamCycle({ workspace, client, solver: clientDreamSolver(client), sandbox, templates: [sumTemplate()], clusters: ["data-analysis"], seed: 5, now, routing: { journalProbability: 1 } });
+    expect(record).toMatchObject({ status: "no-challenge", source: "journal" });
+    const brief = client.requests[0]?.messages[1]?.content ?? "";
+    expect(brief).toContain("JOURNAL SEED (vary, cluster regex-parse, failed 2 time(s))");
+    expect(brief).toContain("1. TypeError: first\n2. SyntaxError: second");
+    await workspace.close();
+  });
 });
