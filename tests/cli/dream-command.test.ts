@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -41,4 +41,12 @@ describe("selfplay dream", () => {
     expect(readFileSync(join(out, "cycles.jsonl"), "utf8").trim().split("\n")).toHaveLength(1);
     expect(readFileSync(join(out, "trajectories.jsonl"), "utf8").trim().split("\n")).toHaveLength(4);
   }, 120_000);
+
+  it("--loop stops before a cycle when <out>/STOP exists, and says so", async () => {
+    const out = scratch();
+    writeFileSync(join(out, "STOP"), "");
+    const { code, stdout } = await runCli(["dream", "--loop", "--out", out]);
+    expect(code).toBe(EXIT.ok);
+    expect(stdout).toContain("0 cycle(s), stopped by stop-file");
+  }, 60_000);
 });
