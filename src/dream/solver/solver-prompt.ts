@@ -1,4 +1,5 @@
 import type { Messages } from "../../core/schemas/message.js";
+import { DREAM_SOLVER_ROLE } from "./dream-solver-role.js";
 
 /** What the solver is shown for one attempt. */
 export interface SolverPromptInput {
@@ -14,11 +15,6 @@ export interface SolverPromptInput {
   previousErrors: readonly string[];
 }
 
-const SYSTEM = [
-  "You write one JavaScript program (CommonJS, Node 20, no npm packages) that solves the task.",
-  "The fixture files are in the current directory; read them with fs, write the answer to the named output file.",
-  "Answer with the program in a single ```js code block.",
-].join("\n");
 
 /** The solver's conversation for one attempt: the playbook, past failures, the task, and earlier attempts' errors. */
 export function solverPrompt(input: SolverPromptInput): Messages {
@@ -30,7 +26,7 @@ export function solverPrompt(input: SolverPromptInput): Messages {
     parts.push(`### YOUR EARLIER ATTEMPTS FAILED:\n${input.previousErrors.map((error, index) => `Attempt ${index + 1}: ${error}`).join("\n")}`);
   }
   return [
-    { role: "system", content: SYSTEM },
+    { role: "system", content: DREAM_SOLVER_ROLE.systemPrompt },
     { role: "user", content: parts.join("\n\n") },
   ];
 }
