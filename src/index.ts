@@ -357,6 +357,35 @@ export { FreeFormDomain, type FreeFormDomainOptions } from "./riddles/domains/fr
 export { createRiddleEpisodes, riddleEpisodeModule, type RiddleEpisodesOptions } from "./riddles/episode/riddle-episodes.js";
 export { runRiddleCurriculum, type RiddleCurriculumOptions, type RiddleCurriculumResult, type RiddleEpisodesFactory } from "./riddles/curriculum/run-riddle-curriculum.js";
 
+// The dream cycle: sandboxed JavaScript challenges, quality gates, lessons and the playbook
+export { runInSandbox } from "./dream/sandbox/run-in-sandbox.js";
+export { SandboxOptionsSchema, type SandboxOptions } from "./dream/sandbox/sandbox-options.js";
+export { SandboxResultSchema, type SandboxResult, type SandboxReason, type SandboxIsolation } from "./dream/sandbox/sandbox-result.js";
+export { ChallengeSchema, challengeId, type Challenge } from "./dream/challenges/challenge.js";
+export { runChallengeAttempt, type ChallengeAttemptResult } from "./dream/challenges/run-challenge-attempt.js";
+export { createChallengeSandbox, type ChallengeSandboxOptions } from "./dream/challenges/create-challenge-sandbox.js";
+export { CHALLENGE_TEMPLATES } from "./dream/templates/challenge-templates.js";
+export type { ChallengeTemplate } from "./dream/templates/challenge-template.js";
+export { pickTemplate } from "./dream/templates/pick-template.js";
+export { renderTemplate } from "./dream/templates/render-template.js";
+export { screenChallenge, type ChallengeScreening } from "./dream/gates/screen-challenge.js";
+export { LessonSchema, type Lesson } from "./dream/lessons/lesson.js";
+export { extractLesson, type LessonJudge } from "./dream/lessons/extract-lesson.js";
+export { checkGeneralization, type GeneralizationVerdict } from "./dream/lessons/generalization-guard.js";
+export { verifyLessonHelpful, type HelpfulRerun } from "./dream/lessons/verify-lesson-helpful.js";
+export { Playbook, type PlaybookOptions } from "./dream/playbook/playbook.js";
+export { ReadonlyPlaybook } from "./dream/playbook/readonly-playbook.js";
+export { learnLesson, type LearnLessonOptions, type LearnLessonResult } from "./dream/playbook/learn-lesson.js";
+export { FailedRunJournal } from "./dream/journal/failed-run-journal.js";
+export { ReadonlyFailedRunJournal } from "./dream/journal/readonly-failed-run-journal.js";
+export { mineJournal } from "./dream/journal/mine-journal.js";
+export { DREAM_SOLVER_ROLE } from "./dream/solver/dream-solver-role.js";
+export { clientDreamSolver, type DreamSolver } from "./dream/solver/dream-solver.js";
+export { DreamWorkspace, type DreamWorkspaceOptions } from "./dream/cycle/dream-workspace.js";
+export { runDreamCycle, type DreamCycleOptions } from "./dream/cycle/run-dream-cycle.js";
+export type { DreamCycleRecord, DreamCycleStatus } from "./dream/cycle/dream-cycle-record.js";
+export { runDreamLoop, type DreamLoopOptions, type DreamLoopResult } from "./dream/cycle/run-dream-loop.js";
+
 // Tournaments: constitution kernels, the legality gate, agents, detectors, replay, exploits
 export { Kernel } from "./tournament/kernel/kernel.js";
 export { loadKernel, parseKernel } from "./tournament/kernel/load-kernel.js";
