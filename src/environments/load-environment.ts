@@ -5,6 +5,7 @@ import type { JsonValue } from "../core/json.js";
 import { createArithmeticEnvironment } from "./arithmetic/arithmetic-environment.js";
 import { createDebateEnvironment } from "./debate/debate-environment.js";
 import { createDialecticEnvironment } from "./dialectic/dialectic-environment.js";
+import { createDreamEnvironment } from "./dream/dream-environment.js";
 import { createExactMatchEnvironment } from "./exact-match/exact-match-environment.js";
 import { createProposerSolverEnvironment } from "./proposer-solver/proposer-solver-environment.js";
 import { createRiddlesEnvironment } from "./riddles/riddles-environment.js";
@@ -22,6 +23,7 @@ export const BUILT_IN_ENVIRONMENTS: Readonly<Record<string, EnvironmentFactory>>
   "exact-match": createExactMatchEnvironment,
   tournament: createTournamentEnvironment,
   riddles: createRiddlesEnvironment,
+  dream: createDreamEnvironment,
 };
 
 /** The export a user's environment module provides: `createEnvironment(options) => Environment`. */

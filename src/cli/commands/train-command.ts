@@ -212,7 +212,7 @@ export function registerTrainCommand(program: Command, context: CommandContext):
   program
     .command("train")
     .description("Train a policy on an environment: rollouts on the engine, an update per step, weights synced every step (default: arithmetic self-play on the bundled base).")
-    .addOption(new Option("--env <name>", "environment: arithmetic (default), proposer-solver, exact-match, debate, dialectic, tournament, riddles, or ./module.js exporting createEnvironment"))
+    .addOption(new Option("--env <name>", "environment: arithmetic (default), proposer-solver, exact-match, debate, dialectic, tournament, riddles, dream, or ./module.js exporting createEnvironment"))
     .addOption(new Option("--model <file>", "base model (default: the bundled arithmetic base in models/)"))
     .addOption(new Option("--config <file>", "JSON configuration overriding the defaults (steps, trainer, environment options…)"))
     .addOption(new Option("--out <dir>", "run folder (default runs/train-<timestamp>)"))
