@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ArtifactStore } from "../../arena/artifact-store.js";
+import { InvalidInputError } from "../../core/errors.js";
 import type { InferenceClient } from "../../core/inference-client.js";
 import type { JsonValue } from "../../core/json.js";
 import { parseInput } from "../../core/parse-input.js";
@@ -101,12 +102,15 @@ async function evaluateDream(client: InferenceClient, heldOut: readonly Challeng
   const size = client.capabilities.parallelSequences;
   for (let start = 0; start < heldOut.length; start += size) {
     const batch = heldOut.slice(start, start + size);
-    const outputs = await client.generate(
+    const replies = await greedyReplies(
+      client,
       batch.map((challenge) => ({ messages: dreamPrompt({ challenge, playbookBlock: options.playbookBlock }), sampler: { ...DEFAULT_SAMPLER, temperature: 0, maxTokens: options.maxTokens, seed: 0 }, constraint: null })),
     );
-    for (const [index, output] of outputs.entries()) {
+    for (const [index, reply] of replies.entries()) {
+      // The engine refused the prompt (longer than its context): not an attempt, so not counted in n.
+      if (reply === null) continue;
       const challenge = batch[index] as Challenge;
-      const result = await runChallengeAttempt(challenge, extractSolutionSource(output.text), sandbox);
+      const result = await runChallengeAttempt(challenge, extractSolutionSource(reply), sandbox);
       // As in training, a challenge that cannot grade counts neither way.
       if (result.stoppedAt === "setup" || result.verdict?.abortsCycle) continue;
       graded++;
@@ -114,4 +118,27 @@ async function evaluateDream(client: InferenceClient, heldOut: readonly Challeng
     }
   }
   return { accuracy: passed / Math.max(graded, 1), n: graded };
+}
+
+/**
+ * The replies to a batch; null for a request the engine refuses as input (a
+ * prompt longer than its context: the bundled base's is 256 tokens, a dream
+ * prompt about 500), found by retrying the batch one request at a time.
+ */
+async function greedyReplies(client: InferenceClient, requests: Parameters<InferenceClient["generate"]>[0]): Promise<(string | null)[]> {
+  try {
+    return (await client.generate(requests)).map((output) => output.text);
+  } catch (error) {
+    if (!(error instanceof InvalidInputError && error.field === "messages")) throw error;
+  }
+  const replies: (string | null)[] = [];
+  for (const request of requests) {
+    try {
+      replies.push((await client.generate([request]))[0]?.text ?? null);
+    } catch (error) {
+      if (!(error instanceof InvalidInputError && error.field === "messages")) throw error;
+      replies.push(null);
+    }
+  }
+  return replies;
 }
