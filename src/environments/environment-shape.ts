@@ -16,6 +16,7 @@ export const EnvironmentShapeSchema = z.object({
     .array(z.strictObject({ episodeType: z.string().min(1), count: z.number().int().min(1), groupSize: z.number().int().min(1).optional() }))
     .min(1, "at least one entry: what one step runs"),
   frozenRoles: z.record(z.string().min(1), z.string().min(1, '"base" or a GGUF model or adapter path')).optional(),
+  contextSize: z.number().int().min(16).max(131_072).optional(),
   samplerDefaults: z.strictObject({ temperature: z.number().min(0).optional(), maxTokens: z.number().int().min(1).optional() }).optional(),
   clusters: z
     .object({

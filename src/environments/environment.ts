@@ -31,6 +31,12 @@ export interface Environment {
    * rollouts but never become TrainingRecords. Runs in-process (no pool).
    */
   readonly frozenRoles?: Readonly<Record<string, string>>;
+  /**
+   * Tokens of context the engine opens for this environment's rollouts, when
+   * its prompts and answers need more than the model's default (the smaller
+   * of its trained context and 2,048). Default: that default.
+   */
+  readonly contextSize?: number;
   /** Sampler settings of every call unless a Role or call overrides them (temperature, maxTokens …). */
   readonly samplerDefaults?: { temperature?: number; maxTokens?: number };
   /** Clusters of the artifacts, which the PRM-weighted frontier chooses among (`--frontier prm`). */

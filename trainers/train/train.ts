@@ -112,10 +112,12 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     await appendFile(rolloutsPath, "");
     await truncate(rolloutsPath, resume.rolloutsBytes);
   }
+  // An environment whose prompts outgrow the model's default context asks for more.
+  const contextSize = environment.contextSize === undefined ? {} : { contextSize: environment.contextSize };
   const client: InferenceClient =
     workers > 0 && engine === "per-worker"
-      ? await WorkerEngineClient.create({ modelPath: options.modelPath, sequences: configuration.sequences, threads: perWorkerThreads(workers) })
-      : await LlamaInferenceClient.create({ modelPath: options.modelPath, sequences: configuration.sequences });
+      ? await WorkerEngineClient.create({ modelPath: options.modelPath, sequences: configuration.sequences, threads: perWorkerThreads(workers), ...contextSize })
+      : await LlamaInferenceClient.create({ modelPath: options.modelPath, sequences: configuration.sequences, ...contextSize });
   const judgeClient = options.judgeModelPath === undefined ? undefined : await LlamaInferenceClient.create({ modelPath: options.judgeModelPath, sequences: configuration.sequences });
   // Frozen opponents: their own engines, never synced, their Steps never trained on.
   const frozen = await openFrozenPolicies(environment.frozenRoles ?? {}, options.modelPath, configuration.sequences);

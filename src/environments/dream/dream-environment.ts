@@ -73,6 +73,8 @@ export function createDreamEnvironment(options?: JsonValue): Environment {
     episodes: dreamEpisodeModule({ maxTokens: parsed.maxTokens, sandbox: parsed.sandbox }),
     stores: { [DREAM_EPISODE_TYPE]: ArtifactStore.of(artifacts, { capacity: Math.max(artifacts.length, 1) }) },
     plan: [{ episodeType: DREAM_EPISODE_TYPE, count: parsed.prompts, groupSize: parsed.groupSize }],
+    // A challenge prompt is ~500 tokens and an answer up to maxTokens: more than a small model's default context.
+    contextSize: 2048,
     samplerDefaults: { maxTokens: parsed.maxTokens },
     clusters: {
       episodeType: DREAM_EPISODE_TYPE,
