@@ -17,7 +17,14 @@ export interface FrozenPolicies {
  * (`general.type` "adapter") served over the base. Roles naming the same
  * policy share one engine. Nothing is ever synced into them.
  */
-export async function openFrozenPolicies(frozenRoles: Readonly<Record<string, string>>, modelPath: string, sequences: number): Promise<FrozenPolicies> {
+export async function openFrozenPolicies(
+  frozenRoles: Readonly<Record<string, string>>,
+  modelPath: string,
+  sequences: number,
+  /** The environment's `contextSize`, when it asks for one: a frozen opponent reads the same prompts. */
+  contextSize?: number,
+): Promise<FrozenPolicies> {
+  const context = contextSize === undefined ? {} : { contextSize };
   const byPolicy = new Map<string, InferenceClient>();
   const roleClients: Record<string, InferenceClient> = {};
   const dispose = async () => {
@@ -29,7 +36,7 @@ export async function openFrozenPolicies(frozenRoles: Readonly<Record<string, st
       let client = byPolicy.get(key);
       if (!client) {
         client = await LlamaInferenceClient.create(
-          policy !== "base" && (await isAdapter(policy)) ? { modelPath, loraPath: policy, sequences } : { modelPath: key, sequences },
+          policy !== "base" && (await isAdapter(policy)) ? { modelPath, loraPath: policy, sequences, ...context } : { modelPath: key, sequences, ...context },
         );
         byPolicy.set(key, client);
       }

@@ -118,9 +118,9 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     workers > 0 && engine === "per-worker"
       ? await WorkerEngineClient.create({ modelPath: options.modelPath, sequences: configuration.sequences, threads: perWorkerThreads(workers), ...contextSize })
       : await LlamaInferenceClient.create({ modelPath: options.modelPath, sequences: configuration.sequences, ...contextSize });
-  const judgeClient = options.judgeModelPath === undefined ? undefined : await LlamaInferenceClient.create({ modelPath: options.judgeModelPath, sequences: configuration.sequences });
+  const judgeClient = options.judgeModelPath === undefined ? undefined : await LlamaInferenceClient.create({ modelPath: options.judgeModelPath, sequences: configuration.sequences, ...contextSize });
   // Frozen opponents: their own engines, never synced, their Steps never trained on.
-  const frozen = await openFrozenPolicies(environment.frozenRoles ?? {}, options.modelPath, configuration.sequences);
+  const frozen = await openFrozenPolicies(environment.frozenRoles ?? {}, options.modelPath, configuration.sequences, environment.contextSize);
   const trainer =
     typeof options.trainer === "object"
       ? options.trainer
