@@ -29,6 +29,25 @@ int64_t chainLength(const GgmlChunk& chunk, size_t sequence) {
 
 int64_t aligned(int64_t value) { return (value + GGML_ATTENTION_SLOT_ALIGNMENT - 1) / GGML_ATTENTION_SLOT_ALIGNMENT * GGML_ATTENTION_SLOT_ALIGNMENT; }
 
+/** Each sequence's first row in the chunk and first position (a continuing sequence starts after its parent's last). */
+struct SequenceStarts {
+  std::vector<size_t> rows;
+  std::vector<int32_t> positions;
+};
+
+SequenceStarts sequenceStarts(const GgmlChunk& chunk) {
+  const size_t sequences = chunk.sequenceLengths.size();
+  SequenceStarts starts{std::vector<size_t>(sequences), std::vector<int32_t>(sequences)};
+  size_t row = 0;
+  for (size_t sequence = 0; sequence < sequences; sequence++) {
+    const int32_t parent = parentOf(chunk, sequence);
+    starts.rows[sequence] = row;
+    starts.positions[sequence] = parent < 0 ? 0 : starts.positions[static_cast<size_t>(parent)] + chunk.sequenceLengths[static_cast<size_t>(parent)];
+    row += static_cast<size_t>(chunk.sequenceLengths[sequence]);
+  }
+  return starts;
+}
+
 }  // namespace
 
 int64_t ggmlAttentionSlots(const GgmlChunk& chunk) {
@@ -50,16 +69,11 @@ GgmlAttentionLayout ggmlAttentionLayout(const GgmlChunk& chunk) {
   layout.positions.assign(tokens, 0);
   layout.decoded.assign(tokens, 0.0f);
 
-  // Each sequence's first row and first position (a continuing sequence starts after its parent's last).
-  std::vector<size_t> starts(sequences);
-  std::vector<int32_t> firstPositions(sequences);
-  size_t start = 0;
+  const SequenceStarts sequenceStart = sequenceStarts(chunk);
+  const std::vector<size_t>& starts = sequenceStart.rows;
+  const std::vector<int32_t>& firstPositions = sequenceStart.positions;
   for (size_t sequence = 0; sequence < sequences; sequence++) {
-    const int32_t parent = parentOf(chunk, sequence);
-    starts[sequence] = start;
-    firstPositions[sequence] = parent < 0 ? 0 : firstPositions[static_cast<size_t>(parent)] + chunk.sequenceLengths[static_cast<size_t>(parent)];
-    for (int32_t offset = 0; offset < chunk.sequenceLengths[sequence]; offset++) layout.positions[start + static_cast<size_t>(offset)] = firstPositions[sequence] + offset;
-    start += static_cast<size_t>(chunk.sequenceLengths[sequence]);
+    for (int32_t offset = 0; offset < chunk.sequenceLengths[sequence]; offset++) layout.positions[starts[sequence] + static_cast<size_t>(offset)] = firstPositions[sequence] + offset;
   }
 
   // Regions, leaf by leaf: slot base + position holds the key at that position of the leaf's chain.
@@ -114,14 +128,12 @@ GgmlAttentionLayout ggmlPlainAttentionLayout(const GgmlChunk& chunk) {
   GgmlAttentionLayout layout;
   layout.positions.assign(tokens, 0);
   layout.mask.assign(tokens * tokens, -INFINITY);
-  // Each sequence's first row and first position (a continuing sequence starts after its parent's last).
-  std::vector<size_t> starts(sequences);
-  std::vector<int32_t> firstPositions(sequences);
-  size_t start = 0;
+  const SequenceStarts sequenceStart = sequenceStarts(chunk);
+  const std::vector<size_t>& starts = sequenceStart.rows;
+  const std::vector<int32_t>& firstPositions = sequenceStart.positions;
   for (size_t sequence = 0; sequence < sequences; sequence++) {
     const int32_t parent = parentOf(chunk, sequence);
-    starts[sequence] = start;
-    firstPositions[sequence] = parent < 0 ? 0 : firstPositions[static_cast<size_t>(parent)] + chunk.sequenceLengths[static_cast<size_t>(parent)];
+    const size_t start = starts[sequence];
     const auto length = static_cast<size_t>(chunk.sequenceLengths[sequence]);
     for (size_t query = 0; query < length; query++) {
       const size_t row = start + query;
@@ -134,7 +146,6 @@ GgmlAttentionLayout ggmlPlainAttentionLayout(const GgmlChunk& chunk) {
                   layout.mask.begin() + static_cast<std::ptrdiff_t>(row * tokens + from + static_cast<size_t>(chunk.sequenceLengths[static_cast<size_t>(ancestor)])), 0.0f);
       }
     }
-    start += length;
   }
   return layout;
 }
