@@ -5,7 +5,7 @@ import type { SandboxOptions } from "../sandbox/sandbox-options.js";
 import type { ChallengeSandbox } from "./challenge-sandbox.js";
 
 /** Options of `createChallengeSandbox`: the sandbox's limits for every program of a challenge. */
-export type ChallengeSandboxOptions = Pick<SandboxOptions, "timeoutMs" | "memoryMb" | "outputCapBytes" | "maxProcesses" | "isolation" | "permissionFlags">;
+export type ChallengeSandboxOptions = Pick<SandboxOptions, "timeoutMs" | "memoryMb" | "outputCapBytes" | "diskMb" | "maxFiles" | "maxProcesses" | "allowMissing" | "permissionFlags">;
 
 /** The name `runInSandbox` gives a program passed as source. */
 const PROGRAM_FILE = "program.js";

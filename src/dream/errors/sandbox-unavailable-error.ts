@@ -1,16 +1,19 @@
 import { SelfplayError } from "../../core/errors.js";
 
 /**
- * `isolation: "namespaces"` was demanded but this machine refuses `unshare`
- * (containers often do). Pass `isolation: "auto"` to run with the fallback
- * (recorded on each result), or allow unprivileged user namespaces.
+ * A protection the sandbox needs cannot be had on this machine (containers
+ * often refuse user namespaces or cgroup writes) and the caller did not list
+ * it in `allowMissing`. The message names each one, why, and how to proceed.
  */
 export class SandboxUnavailableError extends SelfplayError {
   override readonly name = "SandboxUnavailableError";
   constructor(
-    /** What the namespace probe printed. */
-    readonly detail: string,
+    /** Each missing protection and what its probe saw. */
+    readonly missing: readonly { protection: string; detail: string }[],
   ) {
-    super(`the sandbox's namespaces are unavailable here (${detail}); pass isolation "auto" to run with Node's permission flags only, or allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1)`);
+    super(
+      `the sandbox cannot be had in full here: ${missing.map(({ protection, detail }) => `${protection} (${detail})`).join("; ")}; ` +
+        `allow unprivileged user namespaces and cgroup writes (run as root, or with a delegated cgroup), or pass allowMissing: [${missing.map(({ protection }) => `"${protection}"`).join(", ")}] (CLI: --allow-missing ${missing.map(({ protection }) => protection).join(",")}) to run with less, recorded in the result's isolation`,
+    );
   }
 }

@@ -38,7 +38,7 @@ export interface ClassifyValidatorRunOptions {
 }
 
 /** The sandbox's reasons for a run it stopped, whatever the exit code (a heap limit can end in an abort's exit code). */
-const STOPPED_BY_SANDBOX = new Set(["timeout", "memory", "output-cap", "process-limit", "signal"]);
+const STOPPED_BY_SANDBOX = new Set(["timeout", "memory", "disk", "output-cap", "process-limit", "signal"]);
 
 /** Errors that are always the validator's own: it cannot even be loaded, or names something that does not exist. */
 const STRUCTURAL = new Set(["SyntaxError", "ReferenceError"]);

@@ -1,41 +1,44 @@
 import type { SandboxReason, SandboxResult } from "./sandbox-result.js";
 
-/** What the runner saw when the program ended. */
+/** What the supervisor observed when the program ended: nothing here comes from the program's output. */
 export interface SandboxExit {
   exitCode: number | null;
   signal: string | null;
-  stderr: string;
   /** The sandbox's own kill, if it sent one. */
   killedFor: "timeout" | "output-cap" | undefined;
-  /** Forks the pids cgroup refused. */
+  /** Forks the pids cgroup refused (its `max` event counter). */
   refusedForks: number;
+  /** Processes the memory cgroup's OOM killer killed (its `oom_kill` counter). */
+  oomKills: number;
+  /** The capped filesystem was full when the program ended: statfs showed no free block or no free inode. */
+  diskFull: boolean;
 }
 
-const MEMORY_MESSAGES = [/heap out of memory/i, /Allocation failed/i, /Array buffer allocation failed/i, /ERR_MEMORY_ALLOCATION_FAILED/, /Cannot allocate memory/i, /ENOMEM/, /std::bad_alloc/];
-const ACCESS_CODES = new Set(["ERR_ACCESS_DENIED", "EACCES", "EPERM", "EROFS"]);
-const NETWORK_CODES = new Set(["ENETUNREACH", "ECONNREFUSED", "EHOSTUNREACH", "EAI_AGAIN", "ENOTFOUND", "EADDRNOTAVAIL"]);
-
-/** The `code` of the uncaught error Node printed (`code: 'ENOENT'`), the last one when there are several. */
+/** The `code` of the uncaught error Node printed (`code: 'ENOENT'`), the last one when there are several. Reported, never judged on. */
 export function uncaughtErrorCode(stderr: string): string | null {
   const codes = [...stderr.matchAll(/\bcode: '([A-Z0-9_]+)'/g)].map((match) => match[1] ?? "");
   return codes.at(-1) ?? null;
 }
 
-/** Status and reason of a finished run: the sandbox's own kills first, then the limits' fingerprints, then the exit itself. */
-export function classifySandboxExit(exit: SandboxExit): Pick<SandboxResult, "status" | "reason" | "errorCode"> {
-  const errorCode = uncaughtErrorCode(exit.stderr);
+/**
+ * Status and reason of a finished run: the sandbox's own output kill, then the
+ * kernel's counters (memory, processes, disk), then its own timer, then the
+ * exit itself. A limit the kernel recorded outranks the timer: a capped fork
+ * bomb or a writer spinning on a full disk lingers until the clock kills it,
+ * but the cap is what stopped it.
+ */
+export function classifySandboxExit(exit: SandboxExit): Pick<SandboxResult, "status" | "reason"> {
   const reason = ((): SandboxReason => {
     if (exit.killedFor === "output-cap") return "output-cap";
-    // A capped fork bomb lingers until the wall clock kills it: the cap, not the clock, is what stopped it.
-    if (exit.refusedForks > 0 || errorCode === "EAGAIN") return "process-limit";
+    if (exit.oomKills > 0) return "memory";
+    if (exit.refusedForks > 0) return "process-limit";
+    if (exit.diskFull) return "disk";
     if (exit.killedFor === "timeout") return "timeout";
     if (exit.exitCode === 0) return "completed";
-    if (MEMORY_MESSAGES.some((pattern) => pattern.test(exit.stderr))) return "memory";
-    if (errorCode !== null && ACCESS_CODES.has(errorCode)) return "access-denied";
-    if (errorCode !== null && NETWORK_CODES.has(errorCode)) return "network-denied";
     if (exit.signal !== null) return "signal";
     return "exit-code";
   })();
-  const status = reason === "completed" ? "ok" : reason === "timeout" || reason === "output-cap" || reason === "memory" || exit.killedFor !== undefined ? "killed" : "failed";
-  return { status, reason, errorCode };
+  const limits = new Set<SandboxReason>(["timeout", "output-cap", "memory", "disk", "process-limit"]);
+  const status = reason === "completed" ? "ok" : limits.has(reason) || exit.killedFor !== undefined ? "killed" : "failed";
+  return { status, reason };
 }

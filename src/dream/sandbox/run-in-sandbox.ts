@@ -1,17 +1,20 @@
 import { spawn } from "node:child_process";
-import { copyFile, mkdir, mkdtemp, realpath, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, copyFile, mkdir, mkdtemp, realpath, rm, stat, statfs, writeFile } from "node:fs/promises";
+import { constants, tmpdir } from "node:os";
 import { basename, dirname, isAbsolute, join, normalize, resolve } from "node:path";
+import type { Readable, Writable } from "node:stream";
 import { parseInput } from "../../core/parse-input.js";
 import { SandboxOptionsError } from "../errors/sandbox-options-error.js";
 import { SandboxUnavailableError } from "../errors/sandbox-unavailable-error.js";
 import { buildSandboxRoot } from "./build-sandbox-root.js";
-import { classifySandboxExit } from "./classify-sandbox-exit.js";
-import { createPidsCgroup } from "./pids-cgroup.js";
+import { classifySandboxExit, uncaughtErrorCode } from "./classify-sandbox-exit.js";
+import { copyResultsOut } from "./copy-results-out.js";
 import { probeSandboxNamespaces, type NamespaceProbe } from "./probe-sandbox-namespaces.js";
-import { SandboxOptionsSchema, type ResolvedSandboxOptions, type SandboxOptions } from "./sandbox-options.js";
-import type { SandboxIsolation, SandboxResult } from "./sandbox-result.js";
+import { createRunCgroups, type RunCgroups } from "./run-cgroups.js";
+import { SandboxOptionsSchema, type ResolvedSandboxOptions, type SandboxOptions, type SandboxProtection } from "./sandbox-options.js";
+import type { SandboxCopyOut, SandboxIsolation, SandboxResult } from "./sandbox-result.js";
 import { SANDBOX_WRAPPER_SCRIPT } from "./sandbox-wrapper-script.js";
+import { stageWorkDirectory } from "./stage-work-directory.js";
 
 /** Test and benchmark seams; production callers leave them alone. */
 export interface SandboxInternals {
@@ -19,30 +22,49 @@ export interface SandboxInternals {
   now?: () => number;
   /** Says whether namespaces work here. Default probeSandboxNamespaces (cached); tests force the fallback with it. */
   probe?: () => Promise<NamespaceProbe>;
+  /** Makes the run's cgroups. Default createRunCgroups; tests take a controller away with it. */
+  cgroups?: typeof createRunCgroups;
 }
 
-/** Where the program sits inside the sandbox's view (the work directory is bound here). */
+/** Where the program sits inside the sandbox's view (the tmpfs is mounted here). */
 const SANDBOX_WORK = "/work";
+const MIB = 1024 * 1024;
 
 /**
  * Runs one JavaScript program in a child process (never in-process) under the
- * sandbox: a wall-clock kill of the whole process group, RLIMIT_DATA plus V8's
- * heap flag, an output cap, a pids cgroup, and — where `unshare` works — fresh
- * user, mount, pid and network namespaces whose only writable place is the work
- * directory. Where a mechanism is missing the run goes on without it and says so
- * in `isolation` and `warnings` (or refuses, with `isolation: "namespaces"`).
+ * sandbox: fresh user, mount, pid, network and UTS namespaces as an
+ * unprivileged uid, a pivot_root'ed read-only view whose only writable place
+ * is a tmpfs capped in bytes and inodes, the program in its own session, a
+ * memory and a pids cgroup, a wall-clock kill and an output cap. The verdict
+ * comes from what the supervisor observes (its timer, the cgroups' counters,
+ * statfs of the tmpfs), never from the program's output. A protection this
+ * machine cannot give refuses the run unless the caller listed it in
+ * `allowMissing`; what the run had is recorded in `isolation`.
  */
 export async function runInSandbox(options: SandboxOptions, internals: SandboxInternals = {}): Promise<SandboxResult> {
   const resolved = parseInput(SandboxOptionsSchema, options);
   const now = internals.now ?? (() => performance.now());
   const probe = await (internals.probe ?? probeSandboxNamespaces)();
-  if (!probe.available && resolved.isolation === "namespaces") throw new SandboxUnavailableError(probe.detail);
-
+  const namespaces = probe.available;
   const base = await mkdtemp(join(tmpdir(), "selfplay-sandbox-"));
-  const work = resolved.workDirectory === undefined ? join(base, "work") : resolve(resolved.workDirectory);
+  let cgroups: RunCgroups | undefined;
   try {
-    await mkdir(join(base, "root"));
-    const binds = probe.available ? await buildSandboxRoot(join(base, "root"), dirname(dirname(await realpath(process.execPath)))) : [];
+    // Everything the unprivileged uid reads (the wrapper, the root's mount points, the staged inputs) lies under base.
+    await chmod(base, 0o755);
+    const missing = new Map<SandboxProtection, string>();
+    if (!namespaces) missing.set("namespaces", probe.detail);
+    cgroups = await (internals.cgroups ?? createRunCgroups)(basename(base), { maxProcesses: resolved.maxProcesses, memoryBytes: (resolved.memoryMb + resolved.diskMb) * MIB });
+    if (cgroups.memory === undefined) missing.set("memory-cgroup", "no memory cgroup could be made (no controller, or no permission to write it)");
+    if (cgroups.pids === undefined) missing.set("pids-cgroup", "no pids cgroup could be made (no controller, or no permission to write it)");
+    const refused = [...missing].filter(([protection]) => !resolved.allowMissing.includes(protection));
+    if (refused.length > 0) throw new SandboxUnavailableError(refused.map(([protection, detail]) => ({ protection, detail })));
+
+    const inputs = join(base, "inputs");
+    await mkdir(inputs, { mode: 0o755 });
+    await mkdir(join(base, "root"), { mode: 0o755 });
+    const binds = namespaces ? await buildSandboxRoot(join(base, "root"), dirname(dirname(await realpath(process.execPath)))) : [];
+    // The caller's folder (or, without one, the staging folder itself) receives the program and files as before.
+    const work = resolved.workDirectory === undefined ? inputs : resolve(resolved.workDirectory);
     await mkdir(work, { recursive: true });
     const program = await placeProgram(resolved, work);
     for (const [relativePath, contents] of Object.entries(resolved.files)) {
@@ -51,13 +73,10 @@ export async function runInSandbox(options: SandboxOptions, internals: SandboxIn
       await mkdir(dirname(target), { recursive: true });
       await writeFile(target, contents);
     }
-    const cgroup = await createPidsCgroup(basename(base), resolved.maxProcesses);
-    try {
-      return await spawnWrapped(resolved, { base, work, program, namespaces: probe.available, probeDetail: probe.detail, binds, cgroupPath: cgroup?.path, now, refusedForks: cgroup?.refusedForks });
-    } finally {
-      await cgroup?.remove();
-    }
+    if (namespaces && work !== inputs) await stageWorkDirectory(work, inputs, { maxBytes: resolved.diskMb * MIB, maxFiles: resolved.maxFiles });
+    return await spawnWrapped(resolved, { base, work, inputs, program, namespaces, dropsUid: probe.dropsUid, binds, cgroups, now, missing });
   } finally {
+    await cgroups?.remove();
     await rm(base, { recursive: true, force: true });
   }
 }
@@ -78,56 +97,81 @@ async function placeProgram(options: ResolvedSandboxOptions, work: string): Prom
 
 interface WrappedRun {
   base: string;
+  /** The caller's work directory, or the staging folder when the caller gave none. */
   work: string;
+  /** The staged inputs the supervisor copies into the tmpfs. */
+  inputs: string;
   program: string;
   namespaces: boolean;
-  probeDetail: string;
+  dropsUid: boolean;
   /** Host folders bound read-only at the same path inside the view, besides /usr. */
   binds: string[];
-  cgroupPath: string | undefined;
+  cgroups: RunCgroups;
   now: () => number;
-  refusedForks: (() => Promise<number>) | undefined;
+  /** Protections this run goes without (allowed by the caller), with why. */
+  missing: Map<SandboxProtection, string>;
+}
+
+/** What the host learnt while the namespace still lived: statfs of the tmpfs and the copy-out. */
+interface Ended {
+  status: number;
+  diskFull: boolean;
+  copyOut: SandboxCopyOut | null;
+}
+
+function describeIsolation(options: ResolvedSandboxOptions, run: WrappedRun): { isolation: SandboxIsolation; warnings: string[] } {
+  const isolation: SandboxIsolation = {
+    namespaces: run.namespaces,
+    network: run.namespaces ? "none" : "host",
+    filesystem: run.namespaces ? "pivot-root" : "permission-flags",
+    disk: run.namespaces ? "tmpfs" : "host",
+    user: run.namespaces && run.dropsUid ? "unprivileged" : process.getuid?.() === 0 ? "host-root" : "unprivileged",
+    memory: run.cgroups.memory !== undefined ? "memory-cgroup" : "rlimit-data",
+    processes: run.cgroups.pids !== undefined ? "pids-cgroup" : "none",
+    permissionFlags: options.permissionFlags,
+  };
+  const warnings: string[] = [];
+  const namespacesDetail = run.missing.get("namespaces");
+  if (namespacesDetail !== undefined) warnings.push(`no namespaces (${namespacesDetail}): the program can reach the network, writes the host's disk uncapped as the host's user, sees the host's files except where Node's permission flags refuse them, and a process it starts in a new session outlives the kill`);
+  if (run.missing.has("memory-cgroup")) warnings.push("no memory cgroup: memory is bounded by RLIMIT_DATA and V8's heap flag only, whose failures the sandbox cannot observe, so no run is judged `memory`");
+  if (run.missing.has("pids-cgroup")) warnings.push("no pids cgroup: the process count is bounded only by the wall-clock kill");
+  if (!options.permissionFlags && !run.namespaces) warnings.push("neither namespaces nor permission flags: the program's file access is not restricted");
+  return { isolation, warnings };
 }
 
 async function spawnWrapped(options: ResolvedSandboxOptions, run: WrappedRun): Promise<SandboxResult> {
   const nodePath = await realpath(process.execPath);
   // Inside the namespaces the work directory is /work; without them the program sees the real path.
   const workSeen = run.namespaces ? SANDBOX_WORK : run.work;
-  const heapMb = Math.floor((options.memoryMb * 3) / 4);
+  // With a memory cgroup, V8's own heap limit sits above the cgroup's, so a heap bomb meets the kernel's OOM killer (an observed `memory`), not V8's abort.
+  const heapMb = run.cgroups.memory !== undefined ? options.memoryMb + options.diskMb : Math.floor((options.memoryMb * 3) / 4);
   const nodeArguments = [`--max-old-space-size=${heapMb}`];
   if (options.permissionFlags) {
     nodeArguments.push("--experimental-permission", `--allow-fs-read=${workSeen}`, `--allow-fs-write=${workSeen}`, "--no-warnings");
     if (options.allowChildProcesses) nodeArguments.push("--allow-child-process");
   }
   nodeArguments.push(join(workSeen, run.program), ...options.args);
-
-  const isolation: SandboxIsolation = {
-    namespaces: run.namespaces,
-    network: run.namespaces ? "none" : "host",
-    filesystem: run.namespaces ? "private-root" : "permission-flags",
-    memory: "rlimit-data",
-    processes: run.cgroupPath !== undefined ? "pids-cgroup" : "none",
-    permissionFlags: options.permissionFlags,
-  };
-  const warnings: string[] = [];
-  if (!run.namespaces) warnings.push(`no namespaces (${run.probeDetail}): the program can reach the network, sees the host's files except where Node's permission flags refuse them, and a process it starts in a new session outlives the kill`);
-  if (run.cgroupPath === undefined) warnings.push("no pids cgroup could be made: the process count is bounded only by the wall-clock kill");
-  if (!options.permissionFlags && !run.namespaces) warnings.push("neither namespaces nor permission flags: the program's file access is not restricted");
+  const { isolation, warnings } = describeIsolation(options, run);
 
   const scriptPath = join(run.base, "wrapper.sh");
-  await writeFile(scriptPath, SANDBOX_WRAPPER_SCRIPT);
-  const wrapperArguments = [scriptPath, "host", run.cgroupPath ?? "-", run.namespaces ? "1" : "0", join(run.base, "root"), run.work, String(options.memoryMb * 1024), run.binds.join(":"), nodePath, ...nodeArguments];
+  await writeFile(scriptPath, SANDBOX_WRAPPER_SCRIPT, { mode: 0o644 });
+  const tmpfsOptions = `size=${options.diskMb * MIB},nr_inodes=${options.maxFiles},mode=0755,nosuid,nodev`;
+  // RLIMIT_DATA only where no memory cgroup decides: under the cgroup it would turn a Buffer bomb into a catchable RangeError the sandbox cannot see.
+  const dataKb = run.cgroups.memory === undefined ? String(options.memoryMb * 1024) : "-";
+  const wrapperArguments = [scriptPath, "host", run.cgroups.paths.join(":") || "-", run.namespaces ? "namespaces" : "plain", run.dropsUid ? "1" : "0", join(run.base, "root"), run.namespaces ? run.inputs : run.work, tmpfsOptions, dataKb, run.binds.join(":"), nodePath, ...nodeArguments];
+  // Nothing of the host's environment, and no host path: the wrapper starts in /, the supervisor moves to /work.
   const environment = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: workSeen, TMPDIR: workSeen, ...options.env };
 
   const started = run.now();
-  const child = spawn("sh", wrapperArguments, { cwd: run.work, env: environment, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("sh", wrapperArguments, { cwd: run.namespaces ? "/" : run.work, env: environment, detached: true, stdio: ["pipe", "pipe", "pipe", "pipe"] });
   const chunks = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
   let kept = 0;
   let killedFor: "timeout" | "output-cap" | undefined;
-  const killGroup = (why: "timeout" | "output-cap") => {
-    killedFor ??= why;
+  let endedAt: number | undefined;
+  const killGroup = (why?: "timeout" | "output-cap") => {
+    if (why !== undefined) killedFor ??= why;
     try {
-      // Negative pid: the whole process group (wrapper, unshare, the program and what it started).
+      // Negative pid: the wrapper's process group — unshare and the supervisor, the pid namespace's init, whose death takes every process inside with it.
       process.kill(-(child.pid ?? 0), "SIGKILL");
     } catch {
       // Already gone.
@@ -144,24 +188,71 @@ async function spawnWrapped(options: ResolvedSandboxOptions, run: WrappedRun): P
   child.stderr.on("data", collect("stderr"));
   const timer = setTimeout(() => killGroup("timeout"), options.timeoutMs);
 
-  const ended = await new Promise<{ exitCode: number | null; signal: string | null; spawnError?: Error }>((resolvePromise) => {
+  const ended = run.namespaces ? awaitEnded(child.stdio[3] as Readable, child.stdin, () => {
+    endedAt = run.now();
+    return afterProgram(child.pid ?? 0, options, run, () => killedFor !== undefined);
+  }) : Promise.resolve(undefined);
+  const closed = await new Promise<{ exitCode: number | null; signal: string | null; spawnError?: Error }>((resolvePromise) => {
     child.on("error", (error) => resolvePromise({ exitCode: null, signal: null, spawnError: error }));
     child.on("close", (exitCode, signal) => resolvePromise({ exitCode, signal }));
   });
   clearTimeout(timer);
-  const wallMs = run.now() - started;
-  // Whatever the program left running in its group goes with it (the pid namespace already did this where there is one).
-  try {
-    process.kill(-(child.pid ?? 0), "SIGKILL");
-  } catch {
-    // The group is empty.
-  }
+  const wallMs = (endedAt ?? run.now()) - started;
+  // Whatever is left in the group goes with it (in plain mode, what the program started).
+  killGroup();
+  const supervised = await ended;
   const stdout = Buffer.concat(chunks.stdout).toString("utf8");
   const stderr = Buffer.concat(chunks.stderr).toString("utf8");
-  if (ended.spawnError !== undefined) {
-    return { status: "failed", reason: "spawn-error", exitCode: null, signal: null, errorCode: null, stdout, stderr: `${stderr}${ended.spawnError.message}`, wallMs, isolation, warnings };
+  if (closed.spawnError !== undefined) {
+    return { status: "failed", reason: "spawn-error", exitCode: null, signal: null, errorCode: null, stdout, stderr: `${stderr}${closed.spawnError.message}`, wallMs, isolation, copyOut: null, warnings };
   }
-  const refusedForks = (await run.refusedForks?.()) ?? 0;
-  const classified = classifySandboxExit({ exitCode: ended.exitCode, signal: ended.signal, stderr, killedFor, refusedForks });
-  return { ...classified, exitCode: ended.exitCode, signal: ended.signal, stdout, stderr, wallMs, isolation, warnings };
+  const oomKills = (await run.cgroups.memory?.oomKills()) ?? 0;
+  const refusedForks = (await run.cgroups.pids?.refusedForks()) ?? 0;
+  // In namespaces the program's status is the supervisor's report; no report and no kill of ours means the sandbox itself failed.
+  if (run.namespaces && supervised === undefined && killedFor === undefined && oomKills === 0 && refusedForks === 0) {
+    return { status: "failed", reason: "spawn-error", exitCode: closed.exitCode, signal: closed.signal, errorCode: null, stdout, stderr, wallMs, isolation, copyOut: null, warnings };
+  }
+  const { exitCode, signal } = supervised === undefined ? closed : statusOf(supervised.status);
+  const classified = classifySandboxExit({ exitCode, signal, killedFor, refusedForks, oomKills, diskFull: supervised?.diskFull ?? false });
+  return { ...classified, exitCode, signal, errorCode: uncaughtErrorCode(stderr), stdout, stderr, wallMs, isolation, copyOut: supervised?.copyOut ?? null, warnings };
+}
+
+/** `wait`'s status as exit code and signal: above 128 is 128 + the signal's number, as shells report it. */
+function statusOf(status: number): { exitCode: number | null; signal: string | null } {
+  if (status <= 128) return { exitCode: status, signal: null };
+  const name = Object.entries(constants.signals).find(([, number]) => number === status - 128)?.[0];
+  return { exitCode: null, signal: name ?? `signal ${status - 128}` };
+}
+
+/**
+ * Waits for the supervisor's `ended <status>` line on fd 3, lets `inspect` read the namespace while it still
+ * lives, then closes the supervisor's stdin so it exits. Undefined when the supervisor never reported (killed).
+ */
+function awaitEnded(channel: Readable, stdin: Writable, inspect: () => Promise<Omit<Ended, "status">>): Promise<Ended | undefined> {
+  return new Promise((resolvePromise) => {
+    let text = "";
+    let settled = false;
+    channel.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+      const match = /^ended (\d+)\n/.exec(text);
+      if (match === null || settled) return;
+      settled = true;
+      void inspect()
+        .then((seen) => resolvePromise({ status: Number(match[1]), ...seen }), () => resolvePromise({ status: Number(match[1]), diskFull: false, copyOut: null }))
+        .finally(() => stdin.end());
+    });
+    channel.on("close", () => {
+      if (!settled) resolvePromise(undefined);
+    });
+    stdin.on("error", () => undefined);
+  });
+}
+
+/** statfs of the tmpfs and the copy-out, through the mount namespace of the wrapper's process (unshare's, which pivot_root moved too). */
+async function afterProgram(pid: number, options: ResolvedSandboxOptions, run: WrappedRun, killed: () => boolean): Promise<Omit<Ended, "status">> {
+  const tmpfs = `/proc/${pid}/root${SANDBOX_WORK}`;
+  const usage = await statfs(tmpfs);
+  const diskFull = usage.bavail === 0 || usage.ffree === 0;
+  if (killed() || run.work === run.inputs) return { diskFull, copyOut: null };
+  return { diskFull, copyOut: await copyResultsOut(tmpfs, run.work, options.diskMb * MIB) };
 }

@@ -1,32 +1,59 @@
 import { SANDBOX_DEVICES } from "./build-sandbox-root.js";
 
+/** The uid and gid the program runs as on the host when the host user is root: `nobody`, which owns nothing. */
+export const SANDBOX_HOST_UID = 65534;
+
 /**
- * The shell script every sandboxed run goes through. Stage `host` joins the
- * pids cgroup (before anything forks, so every descendant is counted), then
- * either re-enters itself inside fresh namespaces (`unshare -rmnpf`: user,
- * mount, network, pid) or, without namespaces, applies RLIMIT_DATA and execs
- * Node directly. Stage `inner` completes the view on the root buildSandboxRoot
- * laid out: the root itself read-only, /usr and the other system folders
- * read-only, three device files, a fresh /proc for the new pid namespace, and
- * the work directory at /work — the only writable place. It sets RLIMIT_DATA
- * (not RLIMIT_AS: V8 reserves far more address space than it uses) and execs
- * Node with that root and /work as cwd. The pid namespace makes the program its
- * init: when it dies every process it started dies with it.
+ * The shell script every sandboxed run goes through.
  *
- * Arguments: stage, cgroup folder (`-` for none), namespaces (`1`/`0`), root,
- * work directory, RLIMIT_DATA in KiB (`-` for none), folders to bind read-only
- * (colon-separated, may be empty), then the Node command line. One process
- * start per mount: each costs a millisecond or two, so there are few.
+ * Stage `host` (the host's user) joins the run's cgroups first, so every
+ * descendant is counted. In `plain` mode (no namespaces, allowed by the
+ * caller) it sets RLIMIT_DATA where asked and execs Node in the work
+ * directory. In `namespaces` mode it drops to uid/gid 65534 with `setpriv`
+ * when the host user is root — before the namespaces exist, so the user
+ * namespace maps its root to 65534, never to the host's root — and re-enters
+ * itself inside fresh user, mount, network, pid and UTS namespaces
+ * (`unshare -rmnpuf`; `--kill-child`: if the host side dies, the namespace
+ * dies with it).
+ *
+ * Stage `inner` is the supervisor, pid 1 of the new pid namespace. It lays the
+ * view on the root buildSandboxRoot made: the root read-only, /usr and the
+ * system folders read-only, three devices, a tmpfs at /work capped in bytes
+ * and inodes (filled with a copy of the staged inputs), a fresh /proc; sets
+ * the hostname; then `pivot_root . .` and a lazy unmount of the old root, so
+ * no path leads back to the host's tree. It starts the program in its own
+ * session (`setsid`: a signal the program sends to its group reaches only its
+ * own processes), without capabilities and with no_new_privs, stdin from
+ * /dev/null and the report channel (fd 3) closed; the supervisor's own
+ * messages from then on (a shell's "Killed") go to /dev/null, so stderr is
+ * the program's alone. When the program ends it
+ * kills whatever the program left in the namespace, reports `ended <status>`
+ * on fd 3 (`wait`'s status: 128 + n for signal n) and waits on stdin while
+ * the host reads the counters, the tmpfs's statfs and copies the results out
+ * through /proc/<pid>/root (a tmpfs dies with its mount namespace). EOF on
+ * stdin lets it exit.
+ *
+ * Arguments: stage, cgroup folders (colon-separated, `-` for none), mode
+ * (`namespaces`/`plain`), drop uid (`1`/`0`), root, staged inputs folder (the
+ * work directory itself in plain mode), tmpfs options, RLIMIT_DATA in KiB
+ * (`-` for none), folders to bind read-only (colon-separated, may be empty),
+ * then the Node command line. One process start per step: each costs a
+ * millisecond or two, so there are few.
  */
 export const SANDBOX_WRAPPER_SCRIPT = `set -e
-stage=$1; cgroup=$2; namespaces=$3; root=$4; work=$5; data_kb=$6; binds=$7
-shift 7
+stage=$1; cgroups=$2; mode=$3; drop=$4; root=$5; inputs=$6; tmpfs=$7; data_kb=$8; binds=$9
+shift 9
 if [ "$stage" = host ]; then
-  if [ "$cgroup" != - ]; then echo $$ > "$cgroup/cgroup.procs"; fi
-  if [ "$namespaces" = 1 ]; then exec unshare -rmnpf sh "$0" inner "$cgroup" "$namespaces" "$root" "$work" "$data_kb" "$binds" "$@"; fi
-  cd "$work"
-  if [ "$data_kb" != - ]; then ulimit -d "$data_kb"; fi
-  exec "$@"
+  if [ "$cgroups" != - ]; then IFS=:; for cgroup in $cgroups; do echo $$ > "$cgroup/cgroup.procs"; done; unset IFS; fi
+  if [ "$mode" = plain ]; then
+    cd "$inputs"
+    if [ "$data_kb" != - ]; then ulimit -d "$data_kb"; fi
+    exec "$@"
+  fi
+  if [ "$drop" = 1 ]; then
+    exec setpriv --reuid=${SANDBOX_HOST_UID} --regid=${SANDBOX_HOST_UID} --clear-groups unshare -rmnpuf --kill-child sh "$0" inner "$cgroups" "$mode" "$drop" "$root" "$inputs" "$tmpfs" "$data_kb" "$binds" "$@"
+  fi
+  exec unshare -rmnpuf --kill-child sh "$0" inner "$cgroups" "$mode" "$drop" "$root" "$inputs" "$tmpfs" "$data_kb" "$binds" "$@"
 fi
 mount -o bind,ro "$root" "$root"
 mount -o rbind,ro /usr "$root/usr"
@@ -34,8 +61,22 @@ IFS=:
 for folder in $binds; do mount -o rbind,ro "$folder" "$root$folder"; done
 unset IFS
 for device in ${SANDBOX_DEVICES.join(" ")}; do mount --bind "/dev/$device" "$root/dev/$device"; done
-mount --bind "$work" "$root/work"
+mount -t tmpfs -o "$tmpfs" tmpfs "$root/work"
+cp -R "$inputs/." "$root/work/"
 mount -t proc -o nosuid,nodev,noexec proc "$root/proc"
+hostname sandbox
+cd "$root"
+PATH="$PATH:/usr/sbin:/sbin" pivot_root . .
+umount -l .
+cd /work
+unset OLDPWD
+set +e
 if [ "$data_kb" != - ]; then ulimit -d "$data_kb"; fi
-exec unshare --root="$root" --wd=/work "$@"
+exec 4>&2 2>/dev/null
+setsid setpriv --no-new-privs --inh-caps=-all --bounding-set=-all "$@" 2>&4 3>&- 4>&- </dev/null &
+wait $!
+status=$?
+kill -KILL -1 2>/dev/null
+echo "ended $status" >&3
+read -r _ || true
 `;

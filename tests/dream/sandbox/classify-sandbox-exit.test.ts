@@ -1,28 +1,28 @@
 import { describe, expect, it } from "vitest";
 import { classifySandboxExit, uncaughtErrorCode } from "../../../src/dream/sandbox/classify-sandbox-exit.js";
 
-const exit = { exitCode: 1, signal: null, stderr: "", killedFor: undefined, refusedForks: 0 } as const;
+const exit = { exitCode: 1, signal: null, killedFor: undefined, refusedForks: 0, oomKills: 0, diskFull: false } as const;
 
 describe("classifySandboxExit", () => {
-  it("names the sandbox's own kills first, and a refused fork over the clock that then killed the bomb", () => {
-    expect(classifySandboxExit({ ...exit, exitCode: null, signal: "SIGKILL", killedFor: "output-cap", refusedForks: 3 })).toEqual({ status: "killed", reason: "output-cap", errorCode: null });
-    expect(classifySandboxExit({ ...exit, exitCode: null, signal: "SIGKILL", killedFor: "timeout", refusedForks: 3 })).toEqual({ status: "killed", reason: "process-limit", errorCode: null });
-    expect(classifySandboxExit({ ...exit, exitCode: null, signal: "SIGKILL", killedFor: "timeout" })).toEqual({ status: "killed", reason: "timeout", errorCode: null });
+  it("names the sandbox's own output kill first, then the kernel's counters over the clock that then killed the run", () => {
+    expect(classifySandboxExit({ ...exit, exitCode: null, signal: "SIGKILL", killedFor: "output-cap", refusedForks: 3 })).toEqual({ status: "killed", reason: "output-cap" });
+    expect(classifySandboxExit({ ...exit, exitCode: null, signal: "SIGKILL", killedFor: "timeout", refusedForks: 3 })).toEqual({ status: "killed", reason: "process-limit" });
+    expect(classifySandboxExit({ ...exit, exitCode: null, signal: "SIGKILL", killedFor: "timeout", diskFull: true })).toEqual({ status: "killed", reason: "disk" });
+    expect(classifySandboxExit({ ...exit, exitCode: null, signal: "SIGKILL", oomKills: 1 })).toEqual({ status: "killed", reason: "memory" });
+    expect(classifySandboxExit({ ...exit, exitCode: null, signal: "SIGKILL", killedFor: "timeout" })).toEqual({ status: "killed", reason: "timeout" });
   });
 
-  it("reads memory, access and network failures from what Node printed", () => {
-    expect(classifySandboxExit({ ...exit, exitCode: null, signal: "SIGSEGV", stderr: "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory" })).toMatchObject({ status: "killed", reason: "memory" });
-    expect(classifySandboxExit({ ...exit, stderr: "Error: Access to this API has been restricted\n  code: 'ERR_ACCESS_DENIED',\n" })).toEqual({ status: "failed", reason: "access-denied", errorCode: "ERR_ACCESS_DENIED" });
-    expect(classifySandboxExit({ ...exit, stderr: "Error: connect ENETUNREACH 127.0.0.1:80\n  code: 'ENETUNREACH',\n" })).toEqual({ status: "failed", reason: "network-denied", errorCode: "ENETUNREACH" });
-    expect(classifySandboxExit({ ...exit, stderr: "Error: ENOENT\n  code: 'ENOENT',\n" })).toEqual({ status: "failed", reason: "exit-code", errorCode: "ENOENT" });
+  it("calls a full disk `disk` even when the program exited 0", () => {
+    expect(classifySandboxExit({ ...exit, exitCode: 0, diskFull: true })).toEqual({ status: "killed", reason: "disk" });
   });
 
-  it("is ok only on exit 0", () => {
-    expect(classifySandboxExit({ ...exit, exitCode: 0 })).toEqual({ status: "ok", reason: "completed", errorCode: null });
-    expect(classifySandboxExit({ ...exit, exitCode: null, signal: "SIGTERM" })).toEqual({ status: "failed", reason: "signal", errorCode: null });
+  it("is ok only on exit 0 with no limit hit; otherwise the exit itself", () => {
+    expect(classifySandboxExit({ ...exit, exitCode: 0 })).toEqual({ status: "ok", reason: "completed" });
+    expect(classifySandboxExit({ ...exit, exitCode: null, signal: "SIGTERM" })).toEqual({ status: "failed", reason: "signal" });
+    expect(classifySandboxExit(exit)).toEqual({ status: "failed", reason: "exit-code" });
   });
 
-  it("takes the last error code Node printed", () => {
+  it("takes the last error code Node printed, for the record only", () => {
     expect(uncaughtErrorCode("code: 'EAGAIN'\n...\ncode: 'ENOENT'")).toBe("ENOENT");
     expect(uncaughtErrorCode("no code here")).toBeNull();
   });

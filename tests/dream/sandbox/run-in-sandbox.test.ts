@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtemp, readFile, readdir, rm, symlink } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidInputError } from "../../../src/core/errors.js";
 import { SandboxOptionsError, SandboxUnavailableError } from "../../../src/dream/errors/index.js";
 import { probeSandboxNamespaces } from "../../../src/dream/sandbox/probe-sandbox-namespaces.js";
-import { runInSandbox } from "../../../src/dream/sandbox/run-in-sandbox.js";
+import { runInSandbox, type SandboxInternals } from "../../../src/dream/sandbox/run-in-sandbox.js";
+import { createRunCgroups } from "../../../src/dream/sandbox/run-cgroups.js";
 
 const probe = await probeSandboxNamespaces();
 const limits = { timeoutMs: 5_000, memoryMb: 128, outputCapBytes: 64 * 1024 };
@@ -28,8 +29,9 @@ describe.skipIf(!probe.available)(`runInSandbox in namespaces${probe.available ?
       const source = `const fs = require("fs"); const rows = JSON.parse(fs.readFileSync("rows.json", "utf8")); fs.writeFileSync("out.txt", String(rows.reduce((a, b) => a + b, 0))); console.log("summed", rows.length);`;
       const result = await runInSandbox({ source, files: { "rows.json": "[1,2,3,4]" }, workDirectory, ...limits });
       expect(result).toMatchObject({ status: "ok", reason: "completed", exitCode: 0, stdout: "summed 4\n", stderr: "" });
-      expect(result.isolation).toEqual({ namespaces: true, network: "none", filesystem: "private-root", memory: "rlimit-data", processes: result.isolation.processes, permissionFlags: true });
+      expect(result.isolation).toEqual({ namespaces: true, network: "none", filesystem: "pivot-root", disk: "tmpfs", user: "unprivileged", memory: "memory-cgroup", processes: "pids-cgroup", permissionFlags: true });
       expect(await readFile(join(workDirectory, "out.txt"), "utf8")).toBe("10");
+      expect(result.copyOut).toEqual({ files: 3, bytes: Buffer.byteLength(source) + 9 + 2, refused: [] });
     } finally {
       await rm(workDirectory, { recursive: true, force: true });
     }
@@ -58,10 +60,9 @@ describe.skipIf(!probe.available)(`runInSandbox in namespaces${probe.available ?
   it("refuses a fork bomb: Node's permission model by default, the pids cap when child processes are allowed", async () => {
     const bomb = `const { spawn } = require("child_process"); for (let i = 0; i < 4; i += 1) spawn(process.execPath, [__filename, "marker-fork"], { stdio: "inherit" }); setTimeout(() => {}, 60000);`;
     const refused = await runInSandbox({ source: bomb, args: ["marker-fork"], ...limits });
-    expect(refused).toMatchObject({ status: "failed", reason: "access-denied", errorCode: "ERR_ACCESS_DENIED" });
+    expect(refused).toMatchObject({ status: "failed", reason: "exit-code", errorCode: "ERR_ACCESS_DENIED" });
     const capped = await runInSandbox({ source: bomb, args: ["marker-fork"], ...limits, timeoutMs: 3_000, allowChildProcesses: true, permissionFlags: false });
-    if (capped.isolation.processes === "pids-cgroup") expect(capped).toMatchObject({ status: "killed", reason: "process-limit" });
-    else expect(capped).toMatchObject({ status: "killed", reason: "timeout" });
+    expect(capped).toMatchObject({ status: "killed", reason: "process-limit" });
     expectHostUnharmed("marker-fork");
   });
 
@@ -89,7 +90,7 @@ describe.skipIf(!probe.available)(`runInSandbox in namespaces${probe.available ?
           const result = await runInSandbox({ source, workDirectory, permissionFlags, ...limits });
           expect(result.status).toBe("failed");
           expect(codes).toContain(result.errorCode);
-          expect(result.reason).toBe(result.errorCode === "ENOENT" ? "exit-code" : "access-denied");
+          expect(result.reason).toBe("exit-code");
           expect(result.stdout).toBe("");
           expect(await readFile("/etc/passwd", "utf8")).toBe(passwd);
           expect((await readdir(workDirectory)).sort()).toEqual(["outside", "program.js"]);
@@ -114,10 +115,10 @@ describe.skipIf(!probe.available)(`runInSandbox in namespaces${probe.available ?
     });
     afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-    it("fails: the sandbox has no network (reason network-denied)", async () => {
+    it("fails: the sandbox has no network (the error code is recorded; the verdict is the exit)", async () => {
       const source = `require("net").connect(${port}, "127.0.0.1").on("data", (data) => console.log(String(data)));`;
       const result = await runInSandbox({ source, ...limits });
-      expect(result).toMatchObject({ status: "failed", reason: "network-denied", stdout: "" });
+      expect(result).toMatchObject({ status: "failed", reason: "exit-code", stdout: "" });
       expect(["ENETUNREACH", "ECONNREFUSED"]).toContain(result.errorCode);
       expect(connections).toBe(0);
     });
@@ -142,24 +143,119 @@ describe("runInSandbox's options", () => {
 });
 
 describe("runInSandbox without namespaces (unshare refused)", () => {
-  const refused = { probe: () => Promise.resolve({ available: false, detail: "unshare: unshare failed: Operation not permitted" }) };
+  const refused = { probe: () => Promise.resolve({ available: false, detail: "unshare: unshare failed: Operation not permitted", dropsUid: false }) };
 
-  it("falls back to Node's permission flags, records it and warns", async () => {
-    const result = await runInSandbox({ source: `require("fs").writeFileSync("out.txt", "written"); console.log("ok");`, ...limits }, refused);
+  it("refuses to run unless the caller allowed it, naming what is missing and the option", async () => {
+    await expect(runInSandbox({ source: "" }, refused)).rejects.toThrow(SandboxUnavailableError);
+    await expect(runInSandbox({ source: "" }, refused)).rejects.toThrow(/namespaces \(unshare: unshare failed: Operation not permitted\).*allowMissing: \["namespaces"\]/);
+  });
+
+  it("with allowMissing, falls back to Node's permission flags, records it and warns", async () => {
+    const result = await runInSandbox({ source: `require("fs").writeFileSync("out.txt", "written"); console.log("ok");`, ...limits, allowMissing: ["namespaces"] }, refused);
     expect(result).toMatchObject({ status: "ok", reason: "completed", stdout: "ok\n" });
-    expect(result.isolation).toMatchObject({ namespaces: false, network: "host", filesystem: "permission-flags", memory: "rlimit-data", permissionFlags: true });
+    expect(result.isolation).toMatchObject({ namespaces: false, network: "host", filesystem: "permission-flags", disk: "host", permissionFlags: true });
     expect(result.warnings[0]).toMatch(/^no namespaces \(unshare: unshare failed: Operation not permitted\): the program can reach the network/);
   });
 
-  it("still refuses files outside the work directory and still bounds Buffers", async () => {
-    const escape = await runInSandbox({ source: `require("fs").readFileSync("/etc/passwd")`, ...limits }, refused);
-    expect(escape).toMatchObject({ status: "failed", reason: "access-denied", errorCode: "ERR_ACCESS_DENIED" });
-    const bomb = await runInSandbox({ source: "const kept = []; for (;;) kept.push(Buffer.alloc(1 << 20, 1));", ...limits }, refused);
+  it("still refuses files outside the work directory, and the memory cgroup still decides `memory`", async () => {
+    const escape = await runInSandbox({ source: `require("fs").readFileSync("/etc/passwd")`, ...limits, allowMissing: ["namespaces"] }, refused);
+    expect(escape).toMatchObject({ status: "failed", reason: "exit-code", errorCode: "ERR_ACCESS_DENIED" });
+    const bomb = await runInSandbox({ source: "const kept = []; for (;;) kept.push(Buffer.alloc(1 << 20, 1));", ...limits, allowMissing: ["namespaces"] }, refused);
     expect(bomb).toMatchObject({ status: "killed", reason: "memory" });
   });
+});
 
-  it('refuses to run when isolation "namespaces" is demanded', async () => {
-    await expect(runInSandbox({ source: "", isolation: "namespaces" }, refused)).rejects.toThrow(SandboxUnavailableError);
-    await expect(runInSandbox({ source: "", isolation: "namespaces" }, refused)).rejects.toThrow(/pass isolation "auto"/);
+describe("runInSandbox without a memory cgroup", () => {
+  const noMemory: SandboxInternals = {
+    cgroups: async (name, options) => ({ ...(await createRunCgroups(name, options)), memory: undefined }),
+  };
+
+  it("refuses to run unless allowed; allowed, it says memory is unobserved and reports what it saw", async () => {
+    await expect(runInSandbox({ source: "", ...limits }, noMemory)).rejects.toThrow(/memory-cgroup \(no memory cgroup could be made/);
+    const bomb = await runInSandbox({ source: "const kept = []; for (;;) kept.push(Buffer.alloc(1 << 20, 1));", ...limits, allowMissing: ["memory-cgroup"] }, noMemory);
+    expect(bomb.isolation.memory).toBe("rlimit-data");
+    expect(bomb.warnings.join("\n")).toMatch(/no memory cgroup: .* no run is judged `memory`/);
+    // RLIMIT_DATA made an allocation fail and Node abort: a death by signal is all the sandbox saw, so that is the verdict.
+    expect(bomb).toMatchObject({ status: "failed", reason: "signal" });
+  });
+});
+
+// Each case here was an attack that worked before the run folder was a capped tmpfs, the program ran as nobody in
+// its own session, and the verdict came from the supervisor's own observations.
+describe.skipIf(!probe.available)("runInSandbox against hostile programs", () => {
+  it("stops a 1 GiB writer at the tmpfs cap (reason disk); the host folder receives at most the cap", async () => {
+    const workDirectory = await mkdtemp(join(tmpdir(), "sandbox-disk-"));
+    try {
+      const source = `const fs = require("fs"); const chunk = Buffer.alloc(1 << 20, 7); const fd = fs.openSync("big", "w"); for (let i = 0; i < 1024; i += 1) fs.writeSync(fd, chunk);`;
+      const result = await runInSandbox({ source, workDirectory, ...limits, diskMb: 16 });
+      expect(result).toMatchObject({ status: "killed", reason: "disk", exitCode: 1 });
+      expect(result.stderr).toMatch(/ENOSPC/);
+      expect((await stat(join(workDirectory, "big"))).size).toBeLessThanOrEqual(16 * 1024 * 1024);
+    } finally {
+      await rm(workDirectory, { recursive: true, force: true });
+    }
+  });
+
+  it("calls it disk when the program catches ENOSPC and exits 0", async () => {
+    const source = `const fs = require("fs"); try { for (let i = 0; ; i += 1) fs.writeFileSync("f" + i, Buffer.alloc(1 << 20)); } catch (error) { console.log("caught", error.code); } process.exit(0);`;
+    const result = await runInSandbox({ source, ...limits, diskMb: 4 });
+    expect(result).toMatchObject({ status: "killed", reason: "disk", exitCode: 0, stdout: "caught ENOSPC\n" });
+  });
+
+  it("stops 100,000 files at the inode cap (reason disk)", async () => {
+    const source = `const fs = require("fs"); for (let i = 0; i < 100000; i += 1) fs.writeFileSync("f" + i, "");`;
+    const result = await runInSandbox({ source, ...limits, maxFiles: 256 });
+    expect(result).toMatchObject({ status: "killed", reason: "disk" });
+    expect(result.stderr).toMatch(/ENOSPC/);
+  });
+
+  it("judges by what it saw, not what the program printed: a fake ENOSPC, a fake V8 OOM and a fake EAGAIN exit as exit-code, and spinning after them is timeout", async () => {
+    const lies = `process.stderr.write("Error: ENOSPC: no space left on device\\n  code: 'ENOSPC'\\nFATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\\nError: spawn EAGAIN\\n  code: 'EAGAIN',\\n");`;
+    const exited = await runInSandbox({ source: `${lies} process.exitCode = 1;`, ...limits });
+    expect(exited).toMatchObject({ status: "failed", reason: "exit-code", exitCode: 1, errorCode: "EAGAIN" });
+    const spun = await runInSandbox({ source: `${lies} for (;;) {}`, ...limits, timeoutMs: 500 });
+    expect(spun).toMatchObject({ status: "killed", reason: "timeout", signal: "SIGKILL" });
+  });
+
+  it("runs the program as nobody on the host: its root maps to 65534, it has no capabilities, and a setuid bit does not come back", async () => {
+    const workDirectory = await mkdtemp(join(tmpdir(), "sandbox-uid-"));
+    try {
+      const source = `const fs = require("fs"); fs.writeFileSync("suid", "#!/bin/sh\\n"); fs.chmodSync("suid", 0o4755); console.log(fs.readFileSync("/proc/self/uid_map", "utf8").trim().split(/\\s+/).join(" ")); console.log(/CapEff:\\s*(\\w+)/.exec(fs.readFileSync("/proc/self/status", "utf8"))[1]);`;
+      const result = await runInSandbox({ source, workDirectory, ...limits, permissionFlags: false });
+      expect(result).toMatchObject({ status: "ok", stdout: "0 65534 1\n0000000000000000\n" });
+      const copied = await stat(join(workDirectory, "suid"));
+      expect(copied.mode & 0o7777).toBe(0o644);
+      expect(copied.uid).toBe(process.getuid?.());
+    } finally {
+      await rm(workDirectory, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps the program's signals to its own processes: a signal to its process group does not end the run", async () => {
+    const source = `process.on("SIGUSR2", () => {}); process.kill(0, "SIGUSR2"); setTimeout(() => console.log("survived"), 200);`;
+    const result = await runInSandbox({ source, ...limits, permissionFlags: false });
+    expect(result).toMatchObject({ status: "ok", reason: "completed", stdout: "survived\n" });
+  });
+
+  it("shows the program its own hostname, a pivot_root'ed view and no host path", async () => {
+    const source = `const fs = require("fs"); const os = require("os"); console.log(JSON.stringify({ hostname: os.hostname(), env: process.env, cwd: process.cwd(), mounts: fs.readFileSync("/proc/self/mountinfo", "utf8").trim().split("\\n").map((line) => line.split(" ")[4]).sort() }));`;
+    const result = await runInSandbox({ source, ...limits, permissionFlags: false });
+    const seen = JSON.parse(result.stdout) as { hostname: string; env: Record<string, string>; cwd: string; mounts: string[] };
+    expect(seen.hostname).toBe("sandbox");
+    expect(seen.cwd).toBe("/work");
+    expect(seen.env).toEqual({ PATH: "/usr/local/bin:/usr/bin:/bin", HOME: "/work", TMPDIR: "/work", PWD: "/work" });
+    expect(JSON.stringify(seen)).not.toMatch(/selfplay-sandbox|\/tmp/);
+    // Exactly the view the supervisor built: no mount of the old root is left to climb back to.
+    expect(seen.mounts).toEqual(["/", "/dev/null", "/dev/urandom", "/dev/zero", "/proc", "/usr", "/work"].sort());
+  });
+
+  it("refuses a work directory larger than the tmpfs before starting, naming the option to raise", async () => {
+    const workDirectory = await mkdtemp(join(tmpdir(), "sandbox-big-input-"));
+    try {
+      await writeFile(join(workDirectory, "big.bin"), Buffer.alloc(2 * 1024 * 1024));
+      await expect(runInSandbox({ source: "", workDirectory, ...limits, diskMb: 1 })).rejects.toThrow(/workDirectory: .*raise diskMb/);
+    } finally {
+      await rm(workDirectory, { recursive: true, force: true });
+    }
   });
 });
