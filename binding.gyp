@@ -10,6 +10,8 @@
       "target_name": "selfplay_native",
       "sources": [
         "native/addon.cpp",
+        "native/devices/ggml-devices.cpp",
+        "native/devices/vulkan-device-types.cpp",
         "native/engine-object.cpp",
         "native/generation-loop.cpp",
         "native/grammar-mask-replay.cpp",
@@ -20,6 +22,7 @@
         "native/request-sampler.cpp",
         "native/trainer/ggml-attention-layout.cpp",
         "native/trainer/ggml-forward-graph.cpp",
+        "native/trainer/ggml-graph-runner.cpp",
         "native/trainer/ggml-policy.cpp",
         "native/trainer/ggml-policy-object.cpp",
         "native/trainer/ggml-policy-weights.cpp"

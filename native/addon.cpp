@@ -6,6 +6,7 @@
 
 #include "addon-errors.h"
 #include "addon-state.h"
+#include "devices/ggml-devices.h"
 #include "engine-object.h"
 #include "trainer/ggml-policy-object.h"
 #include "llama-library.h"
@@ -32,6 +33,30 @@ Napi::Value bindLibrary(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+Napi::Value listDevices(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  std::vector<GgmlDeviceInfo> devices;
+  try {
+    devices = listGgmlDevices(ggmlLibrary());
+  } catch (const std::exception& error) {
+    throw addon_errors::error(env, addon_errors::LOAD_FAILED, error.what());
+  }
+  Napi::Array array = Napi::Array::New(env, devices.size());
+  for (size_t index = 0; index < devices.size(); index++) {
+    const GgmlDeviceInfo& device = devices[index];
+    Napi::Object object = Napi::Object::New(env);
+    object.Set("name", device.name);
+    object.Set("description", device.description);
+    object.Set("backend", device.backend);
+    object.Set("type", device.type);
+    object.Set("memoryFree", static_cast<double>(device.memoryFree));
+    object.Set("memoryTotal", static_cast<double>(device.memoryTotal));
+    object.Set("software", device.software);
+    array.Set(static_cast<uint32_t>(index), object);
+  }
+  return array;
+}
+
 Napi::Object initialize(Napi::Env env, Napi::Object exports) {
   auto* state = new AddonState();
   env.SetInstanceData(state);
@@ -47,6 +72,7 @@ Napi::Object initialize(Napi::Env env, Napi::Object exports) {
   exports.Set("llamaCppCommit", Napi::String::New(env, SELFPLAY_LLAMA_CPP_COMMIT));
   exports.Set("findLoadedLlamaLibraries", Napi::Function::New(env, findLoadedLibraries, "findLoadedLlamaLibraries"));
   exports.Set("bindLlamaLibrary", Napi::Function::New(env, bindLibrary, "bindLlamaLibrary"));
+  exports.Set("listDevices", Napi::Function::New(env, listDevices, "listDevices"));
   exports.Set("loadModel", Napi::Function::New(env, ModelObject::load, "loadModel"));
   exports.Set("loadGgmlPolicy", Napi::Function::New(env, GgmlPolicyObject::load, "loadGgmlPolicy"));
   return exports;

@@ -6,6 +6,8 @@
 
 #include "addon-errors.h"
 #include "addon-state.h"
+#include "devices/ggml-devices.h"
+#include "ggml-library.h"
 #include "grammar-mask-replay.h"
 
 namespace {
@@ -27,15 +29,20 @@ class PromiseWorker : public Napi::AsyncWorker {
 
 class LoadModelWorker : public PromiseWorker {
  public:
-  LoadModelWorker(Napi::Env env, std::string path, int32_t gpuLayers)
-      : PromiseWorker(env, "selfplay:loadModel"), path(std::move(path)), gpuLayers(gpuLayers) {}
+  LoadModelWorker(Napi::Env env, std::string path, std::string device)
+      : PromiseWorker(env, "selfplay:loadModel"), path(std::move(path)), device(std::move(device)) {}
 
  protected:
   void Execute() override {
     try {
       const LlamaLibrary& library = llamaLibrary();
       llama_model_params parameters = library.llama_model_default_params();
-      parameters.n_gpu_layers = gpuLayers;
+      // The one device named, every layer on it; on the CPU no GPU device at all (an empty list, not
+      // llama.cpp's default of every GPU): else a build with a GPU would still offload large CPU products to it.
+      ggml_backend_dev_t chosen = findGgmlDevice(ggmlLibrary(), device);
+      ggml_backend_dev_t devices[2] = {isCpuDevice(ggmlLibrary(), chosen) ? nullptr : chosen, nullptr};
+      parameters.devices = devices;
+      parameters.n_gpu_layers = devices[0] == nullptr ? 0 : -1;
       llama_model* model = library.llama_model_load_from_file(path.c_str(), parameters);
       if (model == nullptr) return SetError("llama.cpp could not load the model " + path + " (its log says why)");
       loaded = std::make_shared<ModelResource>(library, model);
@@ -55,7 +62,8 @@ class LoadModelWorker : public PromiseWorker {
 
  private:
   const std::string path;
-  const int32_t gpuLayers;
+  /** ggml's name of the device, e.g. "CPU" or "Vulkan0". */
+  const std::string device;
   std::shared_ptr<ModelResource> loaded;
 };
 
@@ -169,14 +177,19 @@ Napi::Function ModelObject::define(Napi::Env env) {
 
 Napi::Value ModelObject::load(const Napi::CallbackInfo& info) {
   const Napi::Env env = info.Env();
-  if (info.Length() < 1 || !info[0].IsObject()) throw addon_errors::invalidArgument(env, "loadModel: expected {path, gpuLayers}");
+  if (info.Length() < 1 || !info[0].IsObject()) throw addon_errors::invalidArgument(env, "loadModel: expected {path, device}");
   const Napi::Object options = info[0].As<Napi::Object>();
   if (!options.Get("path").IsString()) throw addon_errors::invalidArgument(env, "options.path: expected the GGUF file's path");
   const std::string path = options.Get("path").As<Napi::String>().Utf8Value();
-  // -1 puts every layer on the GPU (when the library has one); 0 keeps the model on the CPU.
-  const int32_t gpuLayers = integerOption(options, "gpuLayers", -1, 100000);
+  if (!options.Get("device").IsString()) throw addon_errors::invalidArgument(env, "options.device: expected ggml's name of a device (\"CPU\", \"Vulkan0\" …)");
+  const std::string device = options.Get("device").As<Napi::String>().Utf8Value();
   llamaLibrary();  // throws (a JavaScript error here) before any work when no library is bound
-  auto* worker = new LoadModelWorker(env, path, gpuLayers);
+  try {
+    findGgmlDevice(ggmlLibrary(), device);
+  } catch (const std::invalid_argument& error) {
+    throw addon_errors::invalidArgument(env, error.what());
+  }
+  auto* worker = new LoadModelWorker(env, path, device);
   worker->Queue();
   return worker->promise();
 }

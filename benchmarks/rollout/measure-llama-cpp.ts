@@ -34,7 +34,7 @@ async function measureOwnBuild(options: CellOptions): Promise<Pick<LlamaCppMeasu
 }
 
 async function measureSameLibrary(options: CellOptions): Promise<Pick<LlamaCppMeasurement, "llamaCppSameLibrary" | "llamaCppSameLibraryReason">> {
-  const addon = await loadNativeAddon(false);
+  const addon = await loadNativeAddon("cpu");
   if (addon.binding === undefined) return { llamaCppSameLibrary: null, llamaCppSameLibraryReason: `the native loop is not available: ${addon.reason}` };
   try {
     const { toolPath, workingFolder } = await sameLibraryBatchedBench(addon.libraryPath, bundledLlamaCppRelease());

@@ -14,7 +14,7 @@ import type { DecodeRequest, ReplayOptions } from "./decode-request.js";
 export async function replayOnNodeLlamaCpp(options: ReplayOptions): Promise<number> {
   const settings = DECODE_SETTINGS[options.mode];
   const kvCacheType = settings.kvCacheType === "f32" ? "F32" : "F16";
-  const llama = await loadLlama(false);
+  const llama = await loadLlama("cpu");
   const model = await llama.loadModel({ modelPath: options.modelPath });
   try {
     const context = await model.createContext({

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 
 /** Which kernels compute a policy's graphs on the CPU. */
@@ -38,6 +39,14 @@ struct GgmlPolicyConfiguration {
   std::string loraPath;
   /** What B·A·x is multiplied by: alpha / rank (as llama.cpp with adapter scale 1). */
   float loraScale = 1.0f;
+  /** Threads of ggml's CPU backend: the whole graph on the CPU device, the fallback's nodes on another. */
   int32_t threads = 1;
   GgmlCpuKernels cpuKernels = GgmlCpuKernels::automatic;
+  /** ggml's name of the device that holds the weights and computes the graphs: "CPU", "CUDA0", "Vulkan0" … */
+  std::string device = "CPU";
+  /**
+   * ggml operation names (e.g. "SOFT_MAX_BACK") computed on the CPU although the device has them: a
+   * check that the fallback path computes what the device would. Empty in normal use.
+   */
+  std::set<std::string> cpuOperations;
 };

@@ -121,6 +121,8 @@ Napi::Function GgmlPolicyObject::define(Napi::Env env) {
                          InstanceMethod<&GgmlPolicyObject::writeTensor>("writeTensor"),
                          InstanceMethod<&GgmlPolicyObject::bytes>("bytes"),
                          InstanceMethod<&GgmlPolicyObject::cpuKernels>("cpuKernels"),
+                         InstanceMethod<&GgmlPolicyObject::device>("device"),
+                         InstanceMethod<&GgmlPolicyObject::fallbackNodes>("fallbackNodes"),
                          InstanceMethod<&GgmlPolicyObject::dispose>("dispose"),
                      });
 }
@@ -160,6 +162,20 @@ Napi::Value GgmlPolicyObject::load(const Napi::CallbackInfo& info) {
   const std::string cpuKernels = kernels.IsUndefined() ? "auto" : kernels.IsString() ? kernels.As<Napi::String>().Utf8Value() : "";
   if (cpuKernels != "auto" && cpuKernels != "portable") throw addon_errors::invalidArgument(env, "cpuKernels: expected \"auto\" or \"portable\"");
   configuration.cpuKernels = cpuKernels == "portable" ? GgmlCpuKernels::portable : GgmlCpuKernels::automatic;
+  const Napi::Value device = options.Get("device");
+  if (!device.IsUndefined()) {
+    if (!device.IsString() || device.As<Napi::String>().Utf8Value().empty()) throw addon_errors::invalidArgument(env, "device: expected ggml's name of a device (\"CPU\", \"Vulkan0\" …)");
+    configuration.device = device.As<Napi::String>().Utf8Value();
+  }
+  const Napi::Value cpuOperations = options.Get("cpuOperations");
+  if (!cpuOperations.IsUndefined()) {
+    if (!cpuOperations.IsArray()) throw addon_errors::invalidArgument(env, "cpuOperations: expected an array of ggml operation names");
+    const Napi::Array names = cpuOperations.As<Napi::Array>();
+    for (uint32_t index = 0; index < names.Length(); index++) {
+      if (!names.Get(index).IsString()) throw addon_errors::invalidArgument(env, "cpuOperations[" + std::to_string(index) + "]: expected a ggml operation name");
+      configuration.cpuOperations.insert(names.Get(index).As<Napi::String>().Utf8Value());
+    }
+  }
   try {
     llamaLibrary();
   } catch (const std::exception& error) {
@@ -305,6 +321,22 @@ Napi::Value GgmlPolicyObject::bytes(const Napi::CallbackInfo& info) {
 
 Napi::Value GgmlPolicyObject::cpuKernels(const Napi::CallbackInfo& info) {
   return Napi::String::New(info.Env(), resource(info.Env())->customKernels() ? "avx512" : "portable");
+}
+
+Napi::Value GgmlPolicyObject::device(const Napi::CallbackInfo& info) {
+  const std::shared_ptr<GgmlPolicy> held = resource(info.Env());
+  size_t free = 0, total = 0;
+  held->deviceMemory(free, total);
+  Napi::Object object = Napi::Object::New(info.Env());
+  object.Set("name", held->deviceName());
+  object.Set("description", held->deviceDescription());
+  object.Set("memoryFree", static_cast<double>(free));
+  object.Set("memoryTotal", static_cast<double>(total));
+  return object;
+}
+
+Napi::Value GgmlPolicyObject::fallbackNodes(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(resource(info.Env())->fallbackNodes()));
 }
 
 Napi::Value GgmlPolicyObject::dispose(const Napi::CallbackInfo& info) {

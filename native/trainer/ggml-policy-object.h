@@ -26,6 +26,8 @@ class GgmlPolicyObject : public Napi::ObjectWrap<GgmlPolicyObject> {
   Napi::Value writeTensor(const Napi::CallbackInfo& info);
   Napi::Value bytes(const Napi::CallbackInfo& info);
   Napi::Value cpuKernels(const Napi::CallbackInfo& info);
+  Napi::Value device(const Napi::CallbackInfo& info);
+  Napi::Value fallbackNodes(const Napi::CallbackInfo& info);
   Napi::Value dispose(const Napi::CallbackInfo& info);
   std::shared_ptr<GgmlPolicy> resource(Napi::Env env) const;
 

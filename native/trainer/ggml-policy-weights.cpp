@@ -1,8 +1,11 @@
 #include "ggml-policy-weights.h"
 
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
+
+#include "../devices/ggml-devices.h"
 
 namespace {
 
@@ -78,8 +81,8 @@ class ExtraBufferTypes {
 class TensorPicker {
  public:
   TensorPicker(const GgmlLibrary& ggml, const GgmlPolicyConfiguration& configuration, ggml_context* metadata, GgmlPolicyWeights& weights,
-               const ExtraBufferTypes& extraTypes, size_t tensorCount)
-      : ggml(ggml), configuration(configuration), metadata(metadata), weights(weights), extraTypes(extraTypes), tensorCount(tensorCount) {}
+               const ExtraBufferTypes& extraTypes, size_t tensorCount, bool onCpu)
+      : ggml(ggml), configuration(configuration), metadata(metadata), weights(weights), extraTypes(extraTypes), tensorCount(tensorCount), onCpu(onCpu) {}
 
   /**
    * The tensor `name` of shape [dim0, dim1] (dim1 = 1 for vectors), copied into the weights' contexts;
@@ -106,11 +109,11 @@ class TensorPicker {
                                   (fullTraining ? "; full-weight training needs an f32 model: train a LoRA over it instead (weights: \"lora\"), or convert the file to f32"
                                                 : "; the trainer reads f32 norms and biases and f32, f16, bf16, q4_0–q8_0 or k-quant matrices"));
     }
-    ggml_backend_buffer_type_t extra = !vector && multiplied && !fullTraining ? extraTypes.forMatrixProduct(found) : nullptr;
+    ggml_backend_buffer_type_t extra = onCpu && !vector && multiplied && !fullTraining ? extraTypes.forMatrixProduct(found) : nullptr;
     // ggml's CPU out_prod (the backward of a matrix product towards its input) cannot read f16 or bf16,
     // nor a matrix in an extra buffer type: a LoRA trained over such a base backpropagates through an f32
     // (or plain) copy, and the forward product keeps reading the matrix as the engine holds it.
-    const bool convert = configuration.trainable && !vector && (found->type == GGML_TYPE_F16 || found->type == GGML_TYPE_BF16);
+    const bool convert = onCpu && configuration.trainable && !vector && (found->type == GGML_TYPE_F16 || found->type == GGML_TYPE_BF16);
     const bool twin = convert || (configuration.trainable && extra != nullptr);
     ggml_context* home = twin || extra == nullptr ? weights.context : extraContext(extra, name);
     ggml_tensor* tensor = convert ? ggml.ggml_new_tensor_2d(home, GGML_TYPE_F32, found->ne[0], found->ne[1]) : ggml.ggml_dup_tensor(home, found);
@@ -123,6 +126,13 @@ class TensorPicker {
       weights.forwardCopies.emplace(tensor, copy);
       twins.push_back(copy);
     }
+    if (!onCpu && configuration.trainable && !fullTraining && !vector && (multiplied || tiedOutput)) {
+      ggml_tensor* transposed = ggml.ggml_new_tensor_2d(transposedContext(), GGML_TYPE_F32, found->ne[1], found->ne[0]);
+      ggml.ggml_set_name(transposed, (name + ".T").c_str());
+      weights.transposedCopies.emplace(tensor, transposed);
+      transposedSources.push_back(found);
+      transposedCopies.push_back(transposed);
+    }
     return tensor;
   }
 
@@ -133,6 +143,9 @@ class TensorPicker {
   std::vector<ggml_tensor*> twins;
   /** The buffer type of each of weights.extraContexts. */
   std::vector<ggml_backend_buffer_type_t> extraTypesUsed;
+  /** The file's matrices (metadata tensors) that have transposed f32 copies, and those copies, in the same order. */
+  std::vector<const ggml_tensor*> transposedSources;
+  std::vector<ggml_tensor*> transposedCopies;
 
  private:
   ggml_context* newContext() {
@@ -157,12 +170,19 @@ class TensorPicker {
     return weights.twinContext;
   }
 
+  ggml_context* transposedContext() {
+    if (weights.transposedContext == nullptr) weights.transposedContext = newContext();
+    return weights.transposedContext;
+  }
+
   const GgmlLibrary& ggml;
   const GgmlPolicyConfiguration& configuration;
   ggml_context* metadata;
   GgmlPolicyWeights& weights;
   const ExtraBufferTypes& extraTypes;
   size_t tensorCount;
+  /** Whether the backend is ggml's CPU device: extra buffer types and f32 twins there, transposed copies elsewhere. */
+  bool onCpu;
 };
 
 /** Reads each tensor's bytes from `stream`; a tensor whose stored type differs from its own (f16/bf16 → f32) is converted. */
@@ -187,6 +207,37 @@ void readTensorData(const GgmlLibrary& ggml, gguf_context* gguf, ggml_context* m
     converted.resize(static_cast<size_t>(ggml.ggml_nelements(tensor)));
     ggml.ggml_get_type_traits(storedTypes[position])->to_float(bytes.data(), converted.data(), ggml.ggml_nelements(tensor));
     ggml.ggml_backend_tensor_set(tensor, converted.data(), 0, converted.size() * sizeof(float));
+  }
+}
+
+/** Each matrix's values from `stream`, dequantised to f32 and transposed ([in, out] → [out, in]), into its copy. */
+void readTransposedCopies(const GgmlLibrary& ggml, gguf_context* gguf, FILE* stream, const std::string& path,
+                          const std::vector<const ggml_tensor*>& sources, const std::vector<ggml_tensor*>& copies) {
+  std::vector<uint8_t> bytes;
+  std::vector<float> values;
+  std::vector<float> transposed;
+  const size_t dataOffset = ggml.gguf_get_data_offset(gguf);
+  for (size_t position = 0; position < sources.size(); position++) {
+    const ggml_tensor* source = sources[position];
+    const int64_t index = ggml.gguf_find_tensor(gguf, source->name);
+    const size_t size = ggml.ggml_nbytes(source);
+    bytes.resize(size);
+    if (index < 0 || std::fseek(stream, static_cast<long>(dataOffset + ggml.gguf_get_tensor_offset(gguf, index)), SEEK_SET) != 0 ||
+        std::fread(bytes.data(), 1, size, stream) != size) {
+      throw std::invalid_argument(path + " is truncated: cannot read " + source->name);
+    }
+    const int64_t rows = source->ne[1], columns = source->ne[0];
+    values.resize(static_cast<size_t>(rows * columns));
+    if (source->type == GGML_TYPE_F32) {
+      std::memcpy(values.data(), bytes.data(), size);
+    } else {
+      ggml.ggml_get_type_traits(source->type)->to_float(bytes.data(), values.data(), rows * columns);
+    }
+    transposed.resize(values.size());
+    for (int64_t row = 0; row < rows; row++) {
+      for (int64_t column = 0; column < columns; column++) transposed[static_cast<size_t>(column * rows + row)] = values[static_cast<size_t>(row * columns + column)];
+    }
+    ggml.ggml_backend_tensor_set(copies[position], transposed.data(), 0, transposed.size() * sizeof(float));
   }
 }
 
@@ -257,8 +308,9 @@ GgmlPolicyWeights loadGgmlPolicyWeights(const GgmlLibrary& ggml, const GgmlPolic
   weights.context = ggml.ggml_init(contextParameters);
   if (weights.context == nullptr) throw std::runtime_error("ggml_init failed for the weights' context");
   try {
+    const bool onCpu = isCpuDevice(ggml, ggml.ggml_backend_get_device(backend));
     const ExtraBufferTypes extraTypes(ggml, backend);
-    TensorPicker picker(ggml, c, file.metadata, weights, extraTypes, tensorCount);
+    TensorPicker picker(ggml, c, file.metadata, weights, extraTypes, tensorCount, onCpu);
     const int64_t embedding = c.embeddingLength, queryWidth = c.headCount * c.keyLength, keyWidth = c.headCountKv * c.keyLength,
                   valueWidth = c.headCountKv * c.valueLength, outputWidth = c.headCount * c.valueLength, feedForward = c.feedForwardLength;
     const bool tied = ggml.ggml_get_tensor(file.metadata, "output.weight") == nullptr;
@@ -307,10 +359,15 @@ GgmlPolicyWeights loadGgmlPolicyWeights(const GgmlLibrary& ggml, const GgmlPolic
       weights.twinBuffer = ggml.ggml_backend_alloc_ctx_tensors(weights.twinContext, backend);
       if (weights.twinBuffer == nullptr) throw std::runtime_error("the backend could not allocate the forward copies of the model's f16/bf16 matrices");
     }
+    if (weights.transposedContext != nullptr) {
+      weights.transposedBuffer = ggml.ggml_backend_alloc_ctx_tensors(weights.transposedContext, backend);
+      if (weights.transposedBuffer == nullptr) throw std::runtime_error("the device could not allocate the transposed f32 copies of the model's frozen matrices");
+    }
     readTensorData(ggml, file.gguf, file.metadata, stream.get(), c.modelPath, weights.all, picker.storedTypes);
     std::vector<ggml_type> twinTypes;
     for (const ggml_tensor* twin : picker.twins) twinTypes.push_back(twin->type);
     readTensorData(ggml, file.gguf, file.metadata, stream.get(), c.modelPath, picker.twins, twinTypes);
+    readTransposedCopies(ggml, file.gguf, stream.get(), c.modelPath, picker.transposedSources, picker.transposedCopies);
     for (size_t index = 0; index < weights.all.size(); index++) {
       if (picker.storedTypes[index] != weights.all[index]->type) weights.convertedBytes += ggml.ggml_nbytes(weights.all[index]);
     }
@@ -350,6 +407,11 @@ void freeGgmlPolicyWeights(const GgmlLibrary& ggml, GgmlPolicyWeights& weights) 
   if (weights.twinContext != nullptr) ggml.ggml_free(weights.twinContext);
   weights.twinBuffer = nullptr;
   weights.twinContext = nullptr;
+  weights.transposedCopies.clear();
+  if (weights.transposedBuffer != nullptr) ggml.ggml_backend_buffer_free(weights.transposedBuffer);
+  if (weights.transposedContext != nullptr) ggml.ggml_free(weights.transposedContext);
+  weights.transposedBuffer = nullptr;
+  weights.transposedContext = nullptr;
   if (weights.adapterBuffer != nullptr) ggml.ggml_backend_buffer_free(weights.adapterBuffer);
   if (weights.adapterContext != nullptr) ggml.ggml_free(weights.adapterContext);
   weights.adapterBuffer = nullptr;

@@ -76,10 +76,21 @@ struct GgmlPolicyWeights {
    * its own copy of the prompt's keys (the RL update took ~2× as long in the engine order).
    */
   bool engineOrderAttention = false;
+  /**
+   * Off the CPU (a CUDA or Vulkan device), a trainable adapter's gradient crosses each frozen matrix W
+   * of its base as Wᵀ·dy: ggml's backward builds it as out_prod(W, dyᵀ), which those devices take only
+   * on f32 (CUDA) and contiguous f32 (Vulkan) operands. So each frozen matrix of a product is kept a
+   * second time on the device, dequantised and transposed (f32 [out, in]), and the backward's out_prod
+   * becomes the mul_mat of that copy and dy (ggml-product-kernels.h): exact values, at 4 bytes a weight.
+   */
+  std::map<const ggml_tensor*, ggml_tensor*> transposedCopies;
+  ggml_context* transposedContext = nullptr;
+  ggml_backend_buffer_t transposedBuffer = nullptr;
 };
 
 /**
- * Reads the model's tensors into a buffer of `backend`, after checking each
+ * Reads the model's tensors into a buffer of `backend` (ggml's CPU device, or any other: see
+ * transposedCopies), after checking each
  * one's presence, shape and type against `configuration`: a mismatch throws
  * std::invalid_argument naming the tensor, never reaches a GGML_ASSERT.
  * Trainable weights are marked as ggml parameters.

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "../devices/ggml-devices.h"
+
 struct GgmlPolicy::Pending {
   explicit Pending(const GgmlLibrary& library) : ggml(library) {}
   Pending(const Pending&) = delete;
@@ -24,6 +26,13 @@ struct GgmlPolicy::Pending {
   ggml_tensor* entropyGradients = nullptr;
   ggml_tensor* lossGradient = nullptr;
   size_t targets = 0;
+  /**
+   * Computed through the scheduler (some node on the CPU, see GgmlGraphRunner): there the backward is
+   * the whole graph again, the forward's nodes recomputed from the chunk's inputs, since the scheduler
+   * keeps no allocation from one graph to the next.
+   */
+  bool scheduled = false;
+  GgmlChunk chunk;
   ~Pending() {
     if (context != nullptr) ggml.ggml_free(context);
   }
@@ -55,20 +64,26 @@ std::vector<float> readAll(const GgmlLibrary& ggml, const ggml_tensor* tensor) {
 
 GgmlPolicy::GgmlPolicy(GgmlPolicyConfiguration configurationIn) : ggml(ggmlLibrary()), configuration(std::move(configurationIn)) {
   if (configuration.threads < 1) throw std::invalid_argument("threads: expected at least 1");
-  ggml_backend_dev_t device = ggml.ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU);
-  if (device == nullptr) throw std::runtime_error("ggml has no CPU backend loaded (node-llama-cpp's libggml-cpu)");
+  device = findGgmlDevice(ggml, configuration.device);
+  ggml_backend_dev_t cpuDevice = ggml.ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU);
+  if (cpuDevice == nullptr) throw std::runtime_error("ggml has no CPU backend loaded (node-llama-cpp's libggml-cpu)");
   backend = ggml.ggml_backend_dev_init(device, nullptr);
-  if (backend == nullptr) throw std::runtime_error("ggml could not start its CPU backend");
+  if (backend == nullptr) throw std::runtime_error("ggml could not start the device " + configuration.device);
   try {
-    ggml_backend_reg_t registry = ggml.ggml_backend_dev_backend_reg(device);
-    auto setThreads = reinterpret_cast<ggml_backend_set_n_threads_t>(ggml.ggml_backend_reg_get_proc_address(registry, "ggml_backend_set_n_threads"));
-    if (setThreads != nullptr) setThreads(backend, configuration.threads);
+    const bool onCpu = device == cpuDevice;
+    if (!onCpu) {
+      cpuBackend = ggml.ggml_backend_dev_init(cpuDevice, nullptr);
+      if (cpuBackend == nullptr) throw std::runtime_error("ggml could not start its CPU backend (the device's fallback)");
+    }
+    auto setThreads = reinterpret_cast<ggml_backend_set_n_threads_t>(
+        ggml.ggml_backend_reg_get_proc_address(ggml.ggml_backend_dev_backend_reg(cpuDevice), "ggml_backend_set_n_threads"));
+    if (setThreads != nullptr) setThreads(onCpu ? backend : cpuBackend, configuration.threads);
     // Our kernels are CPU code: they read and write tensor data through host pointers on the threads of
     // ggml CPU's graph_compute, which is the only backend that runs a GGML_OP_CUSTOM. A policy on any other
     // device (a GPU's tensors live in its memory) must get ggml's own operations, so the kernels are
     // offered only when the backend computing the graphs is ggml's CPU device, whatever the option says.
-    const bool cpuBackend = ggml.ggml_backend_get_device(backend) == ggml.ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU);
-    if (cpuBackend && configuration.cpuKernels == GgmlCpuKernels::automatic) customOperation = ggml_out_product::customOperation(ggml);
+    if (onCpu && configuration.cpuKernels == GgmlCpuKernels::automatic) customOperation = ggml_out_product::customOperation(ggml);
+    runner = std::make_unique<GgmlGraphRunner>(ggml, backend, cpuBackend, configuration.cpuOperations, graphSize());
     weights = loadGgmlPolicyWeights(ggml, configuration, backend);
     if (configuration.trainable) {
       const size_t count = weights.trainable.size();
@@ -99,6 +114,7 @@ GgmlPolicy::~GgmlPolicy() { release(); }
 
 void GgmlPolicy::release() {
   pending.reset();
+  runner.reset();
   if (chunkAllocator != nullptr) ggml.ggml_gallocr_free(chunkAllocator);
   if (stepAllocator != nullptr) ggml.ggml_gallocr_free(stepAllocator);
   chunkAllocator = stepAllocator = nullptr;
@@ -110,7 +126,8 @@ void GgmlPolicy::release() {
   gradientContext = momentContext = nullptr;
   freeGgmlPolicyWeights(ggml, weights);
   if (backend != nullptr) ggml.ggml_backend_free(backend);
-  backend = nullptr;
+  if (cpuBackend != nullptr) ggml.ggml_backend_free(cpuBackend);
+  backend = cpuBackend = nullptr;
 }
 
 size_t GgmlPolicy::graphSize() const {
@@ -118,9 +135,11 @@ size_t GgmlPolicy::graphSize() const {
   return 2048 + 512 * static_cast<size_t>(configuration.blockCount);
 }
 
-void GgmlPolicy::compute(ggml_cgraph* graph) {
-  const ggml_status status = ggml.ggml_backend_graph_compute(backend, graph);
-  if (status != GGML_STATUS_SUCCESS) throw std::runtime_error("ggml could not compute the graph (status " + std::to_string(status) + ")");
+void GgmlPolicy::allocateAndCompute(ggml_cgraph* graph, ggml_gallocr_t allocator, const std::function<void()>& setInputs) {
+  if (!runner->runsWhole(graph)) return runner->computeScheduled(graph, setInputs);
+  if (!ggml.ggml_gallocr_alloc_graph(allocator, graph)) throw std::runtime_error("the device could not allocate a graph's compute buffer");
+  setInputs();
+  runner->computeDirect(graph);
 }
 
 void GgmlPolicy::dropPending() { pending.reset(); }
@@ -130,7 +149,7 @@ std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::buildChunk(const GgmlChunk& chu
   if (gradients && !configuration.trainable) throw std::invalid_argument("this policy was loaded for forward passes only (trainable: false)");
   const size_t size = graphSize();
   auto state = std::make_unique<Pending>(ggml);
-  state->context = newGraphContext(ggml, size, 6);
+  state->context = newGraphContext(ggml, size, 8);
   ggml_context* context = state->context;
   state->graph = buildGgmlForwardGraph(ggml, context, weights, configuration, chunk, entropy);
   const GgmlForwardGraph& graph = state->graph;
@@ -167,7 +186,7 @@ std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::buildChunk(const GgmlChunk& chu
     }
     state->lossGradient = ggml.ggml_graph_get_grad_acc(full, loss);
     if (state->lossGradient == nullptr) throw std::runtime_error("ggml built no gradient for the loss");
-    full = fastBackwardProducts(ggml, customOperation, context, full, state->forwardNodes, size);
+    full = fastBackwardProducts(ggml, customOperation, context, full, state->forwardNodes, size, weights.transposedCopies);
   }
   // Built on the matrices out_prod can read; the forward products then read the engine's copies.
   patchForwardProducts(ggml, weights, full, state->forwardNodes);
@@ -203,18 +222,30 @@ GgmlForwardOutputs GgmlPolicy::forward(const GgmlChunk& chunk, bool entropy, boo
   ggml_context* context = state->context;
   ggml_cgraph* full = state->full;
   const GgmlForwardGraph& graph = state->graph;
-  if (!ggml.ggml_gallocr_alloc_graph(chunkAllocator, full)) {
-    throw std::runtime_error("the backend could not allocate the compute buffer for a chunk of " + std::to_string(chunk.tokens.size()) + " tokens");
+  const auto setInputs = [&]() { setGgmlForwardInputs(ggml, graph, chunk, configuration.vocabularySize); };
+  if (runner->runsWhole(full)) {
+    if (!ggml.ggml_gallocr_alloc_graph(chunkAllocator, full)) {
+      throw std::runtime_error("the device could not allocate the compute buffer for a chunk of " + std::to_string(chunk.tokens.size()) + " tokens");
+    }
+    setInputs();
+    runner->computeDirect(gradients ? nodeRange(ggml, context, full, 0, state->forwardNodes, size) : full);
+    if (gradients) state->backwardNodes = nodeRange(ggml, context, full, state->forwardNodes, ggml.ggml_graph_n_nodes(full), size);
+  } else {
+    state->scheduled = true;
+    ggml_cgraph* forwardOnly = full;
+    if (gradients) {
+      // The forward pass as a graph of its own, leaves included (the scheduler places leaves too).
+      forwardOnly = ggml.ggml_new_graph_custom(context, size, false);
+      ggml.ggml_build_forward_expand(forwardOnly, graph.logprobs);
+      if (graph.entropy != nullptr) ggml.ggml_build_forward_expand(forwardOnly, graph.entropy);
+      state->chunk = chunk;
+    }
+    runner->computeScheduled(forwardOnly, setInputs);
   }
-  setGgmlForwardInputs(ggml, graph, chunk, configuration.vocabularySize);
-  compute(gradients ? nodeRange(ggml, context, full, 0, state->forwardNodes, size) : full);
   GgmlForwardOutputs outputs;
   outputs.logprobs = readAll(ggml, graph.logprobs);
   if (graph.entropy != nullptr) outputs.entropy = readAll(ggml, graph.entropy);
-  if (gradients) {
-    state->backwardNodes = nodeRange(ggml, context, full, state->forwardNodes, ggml.ggml_graph_n_nodes(full), size);
-    pending = std::move(state);
-  }
+  if (gradients) pending = std::move(state);
   return outputs;
 }
 
@@ -229,13 +260,22 @@ void GgmlPolicy::backward(const std::vector<float>& logprobGradients, const std:
       (state->entropyGradients != nullptr && entropyGradients.size() != state->targets)) {
     throw std::invalid_argument("backward: entropy gradients are needed exactly when the forward pass computed entropies, one per target");
   }
-  const float one = 1.0f;
-  ggml.ggml_backend_tensor_set(state->lossGradient, &one, 0, sizeof(float));
-  ggml.ggml_backend_tensor_set(state->logprobGradients, logprobGradients.data(), 0, logprobGradients.size() * sizeof(float));
-  if (state->entropyGradients != nullptr) {
-    ggml.ggml_backend_tensor_set(state->entropyGradients, entropyGradients.data(), 0, entropyGradients.size() * sizeof(float));
+  const auto setGradients = [&]() {
+    const float one = 1.0f;
+    ggml.ggml_backend_tensor_set(state->lossGradient, &one, 0, sizeof(float));
+    ggml.ggml_backend_tensor_set(state->logprobGradients, logprobGradients.data(), 0, logprobGradients.size() * sizeof(float));
+    if (state->entropyGradients != nullptr) {
+      ggml.ggml_backend_tensor_set(state->entropyGradients, entropyGradients.data(), 0, entropyGradients.size() * sizeof(float));
+    }
+  };
+  if (!state->scheduled) {
+    setGradients();
+    return runner->computeDirect(state->backwardNodes);
   }
-  compute(state->backwardNodes);
+  runner->computeScheduled(state->full, [&]() {
+    setGgmlForwardInputs(ggml, state->graph, state->chunk, configuration.vocabularySize);
+    setGradients();
+  });
 }
 
 GgmlStepResult GgmlPolicy::step(const GgmlAdamWStep& settings) {
@@ -262,8 +302,7 @@ GgmlStepResult GgmlPolicy::step(const GgmlAdamWStep& settings) {
   ggml.ggml_set_output(squaredNorm);
   ggml.ggml_set_output(divisor);
   ggml.ggml_build_forward_expand(normGraph, divisor);
-  if (!ggml.ggml_gallocr_alloc_graph(stepAllocator, normGraph)) throw std::runtime_error("the backend could not allocate the optimizer step's buffer");
-  compute(normGraph);
+  allocateAndCompute(normGraph, stepAllocator, []() {});
   float squared = 0;
   float divisorValue = 1;
   ggml.ggml_backend_tensor_get(squaredNorm, &squared, 0, sizeof(float));
@@ -289,7 +328,6 @@ GgmlStepResult GgmlPolicy::step(const GgmlAdamWStep& settings) {
     ggml.ggml_build_forward_expand(
         graph, adamwStep(ggml, customOperation, ctx, const_cast<ggml_tensor*>(weight), gradient, tensors.firstMoment, tensors.secondMoment, parameters));
   }
-  if (!ggml.ggml_gallocr_alloc_graph(stepAllocator, graph)) throw std::runtime_error("the backend could not allocate the optimizer step's buffer");
   const double step = static_cast<double>(settings.step);
   // ggml's AdamW: w ← w·(1 − α·λ) − α·m̂/(√v̂ + ε), m̂ = m·beta1h, v̂ = v·beta2h.
   const float values[7] = {settings.learningRate,
@@ -299,9 +337,10 @@ GgmlStepResult GgmlPolicy::step(const GgmlAdamWStep& settings) {
                            settings.weightDecay,
                            static_cast<float>(1.0 / (1.0 - std::pow(static_cast<double>(settings.beta1), step))),
                            static_cast<float>(1.0 / (1.0 - std::pow(static_cast<double>(settings.beta2), step)))};
-  ggml.ggml_backend_tensor_set(parameters, values, 0, sizeof(values));
-  if (clip) ggml.ggml_backend_tensor_set(divisorInput, &divisorValue, 0, sizeof(float));
-  compute(graph);
+  allocateAndCompute(graph, stepAllocator, [&]() {
+    ggml.ggml_backend_tensor_set(parameters, values, 0, sizeof(values));
+    if (clip) ggml.ggml_backend_tensor_set(divisorInput, &divisorValue, 0, sizeof(float));
+  });
   ggml.ggml_backend_buffer_clear(gradientBuffer, 0);
   return {norm, true};
 }
@@ -361,6 +400,19 @@ size_t GgmlPolicy::bytes() const {
   for (ggml_backend_buffer_t buffer : weights.extraBuffers) total += ggml.ggml_backend_buffer_get_size(buffer);
   if (weights.twinBuffer != nullptr) total += ggml.ggml_backend_buffer_get_size(weights.twinBuffer);
   if (weights.adapterBuffer != nullptr) total += ggml.ggml_backend_buffer_get_size(weights.adapterBuffer);
+  if (weights.transposedBuffer != nullptr) total += ggml.ggml_backend_buffer_get_size(weights.transposedBuffer);
+  total += runner->scheduledBytes();
   if (gradientBuffer != nullptr) total += ggml.ggml_backend_buffer_get_size(gradientBuffer) + ggml.ggml_backend_buffer_get_size(momentBuffer);
   return total + ggml.ggml_gallocr_get_buffer_size(chunkAllocator, 0) + ggml.ggml_gallocr_get_buffer_size(stepAllocator, 0);
+}
+
+std::string GgmlPolicy::deviceName() const { return ggml.ggml_backend_dev_name(device); }
+
+std::string GgmlPolicy::deviceDescription() const { return ggml.ggml_backend_dev_description(device); }
+
+void GgmlPolicy::deviceMemory(size_t& free, size_t& total) const { ggml.ggml_backend_dev_memory(device, &free, &total); }
+
+int64_t GgmlPolicy::fallbackNodes() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return runner->fallbackNodes();
 }

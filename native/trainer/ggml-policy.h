@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ggml-forward-graph.h"
+#include "ggml-graph-runner.h"
 #include "ggml-policy-configuration.h"
 #include "ggml-policy-weights.h"
 
@@ -80,6 +81,12 @@ class GgmlPolicy {
   size_t bytes() const;
   /** Whether the graphs use our AVX-512 custom operations (true) or ggml's own throughout (false). */
   bool customKernels() const { return customOperation != nullptr; }
+  /** The device's ggml name and description, and its free and total memory now (ggml_backend_dev_memory). */
+  std::string deviceName() const;
+  std::string deviceDescription() const;
+  void deviceMemory(size_t& free, size_t& total) const;
+  /** Graph nodes computed on the CPU although the policy is on another device, since it was loaded. */
+  int64_t fallbackNodes() const;
 
  private:
   struct Pending;
@@ -92,14 +99,19 @@ class GgmlPolicy {
   ggml_tensor* find(const std::string& name, GgmlTensorKind kind) const;
   std::unique_ptr<Pending> buildChunk(const GgmlChunk& chunk, bool entropy, bool gradients);
   size_t graphSize() const;
-  void compute(ggml_cgraph* graph);
+  /** Allocates `graph` with `allocator` and computes it whole, on the device or, where it cannot, through the runner's scheduler. */
+  void allocateAndCompute(ggml_cgraph* graph, ggml_gallocr_t allocator, const std::function<void()>& setInputs);
   void dropPending();
   /** Frees everything; safe on a partly constructed policy. */
   void release();
 
   const GgmlLibrary& ggml;
   const GgmlPolicyConfiguration configuration;
+  ggml_backend_dev_t device = nullptr;
   ggml_backend_t backend = nullptr;
+  /** ggml's CPU backend for the nodes the device cannot compute; null when the device is the CPU. */
+  ggml_backend_t cpuBackend = nullptr;
+  std::unique_ptr<GgmlGraphRunner> runner;
   /**
    * ggml_custom_4d, through which the graphs use our AVX-512 kernels, or null for ggml's own operations:
    * null unless the backend is ggml's CPU device (see the constructor) and the configuration allows them.

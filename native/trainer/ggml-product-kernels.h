@@ -318,13 +318,17 @@ inline bool contiguousF32(const ggml_tensor* tensor) {
  * mul_mat(aᵀ, bᵀ) with aᵀ, bᵀ contiguous copies (an operand that is itself a transposed view of a
  * contiguous tensor is read as that tensor, no copy; a copy serves every product that reads it), with
  * the same broadcast over dimensions 2 and 3; the sums only change order. Frozen matrices (a LoRA's
- * base) keep their out_prod: a transposed copy of each would add its size to the compute buffer.
+ * base) keep their out_prod — a transposed copy of each would add its size to the compute buffer —
+ * unless `frozenTransposes` holds one made at load time (GgmlPolicyWeights::transposedCopies, off the CPU).
  */
-inline ggml_cgraph* backwardProductsAsMulMat(const GgmlLibrary& ggml, ggml_context* context, ggml_cgraph* graph, int begin, size_t graphSize) {
+inline ggml_cgraph* backwardProductsAsMulMat(const GgmlLibrary& ggml, ggml_context* context, ggml_cgraph* graph, int begin, size_t graphSize,
+                                             const std::map<const ggml_tensor*, ggml_tensor*>& frozenTransposes) {
   const int count = ggml.ggml_graph_n_nodes(graph);
   std::map<ggml_tensor*, ggml_tensor*> transposes;
   std::set<const ggml_tensor*> orphans;
   auto transposed = [&](ggml_tensor* operand) -> ggml_tensor* {
+    const auto frozen = frozenTransposes.find(operand);
+    if (frozen != frozenTransposes.end()) return frozen->second;
     if (operand->op == GGML_OP_TRANSPOSE && contiguousF32(operand->src[0])) {
       orphans.insert(operand);
       return operand->src[0];
@@ -335,7 +339,8 @@ inline ggml_cgraph* backwardProductsAsMulMat(const GgmlLibrary& ggml, ggml_conte
     transposes.emplace(operand, copy);
     return copy;
   };
-  auto copyable = [](const ggml_tensor* operand) {
+  auto copyable = [&](const ggml_tensor* operand) {
+    if (frozenTransposes.count(operand) > 0) return true;
     const bool frozenLeaf = operand->op == GGML_OP_NONE && (operand->flags & GGML_TENSOR_FLAG_PARAM) == 0;
     return operand->type == GGML_TYPE_F32 && !frozenLeaf;
   };
@@ -375,12 +380,13 @@ inline ggml_cgraph* backwardProductsAsMulMat(const GgmlLibrary& ggml, ggml_conte
 /**
  * The graph to compute: its backward pass's f32 out_prods (nodes from `begin`) computed by our kernel
  * through `custom` (the same graph), else, `custom` null, as ggml's mul_mat of transposed copies (a new
- * graph of the same nodes, the copies among them). The forward nodes stay the first `begin`, unchanged.
+ * graph of the same nodes, the copies among them; `frozenTransposes` for frozen matrices). The forward
+ * nodes stay the first `begin`, unchanged.
  */
 inline ggml_cgraph* fastBackwardProducts(const GgmlLibrary& ggml, decltype(&ggml_custom_4d) custom, ggml_context* context, ggml_cgraph* graph, int begin,
-                                         size_t graphSize) {
+                                         size_t graphSize, const std::map<const ggml_tensor*, ggml_tensor*>& frozenTransposes) {
   if (useOutProductKernel(ggml, custom, context, graph, begin, ggml.ggml_graph_n_nodes(graph))) return graph;
-  return ggml_out_product::backwardProductsAsMulMat(ggml, context, graph, begin, graphSize);
+  return ggml_out_product::backwardProductsAsMulMat(ggml, context, graph, begin, graphSize, frozenTransposes);
 }
 
 /**

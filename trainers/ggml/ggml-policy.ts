@@ -1,6 +1,9 @@
 import { totalmem } from "node:os";
 import { z } from "zod";
-import { InvalidInputError } from "../../src/core/errors.js";
+import { InvalidInputError, NativeAddonUnavailableError } from "../../src/core/errors.js";
+import { DeviceSchema } from "../../src/inference/device/device-option.js";
+import type { ResolvedDevice } from "../../src/inference/device/resolve-device.js";
+import { openNativeDevice } from "../../src/inference/native/open-native-device.js";
 import { parseInput } from "../../src/core/parse-input.js";
 import { GgufReader } from "../../src/gguf/gguf-reader.js";
 import { ggmlByteLength } from "../../src/gguf/ggml-type.js";
@@ -42,6 +45,15 @@ export const GgmlPolicyOptionsSchema = z.strictObject({
    */
   cpuKernels: z.enum(["auto", "portable"]).default("auto"),
   /**
+   * Where the weights live and the graphs run: "auto" (default: the first GPU ggml finds, never a
+   * CPU-type Vulkan device; else the CPU), "cpu", "cuda[:N]" or "vulkan[:N]". Off the CPU, ggml's
+   * CPU backend computes any node the device lacks (counted: `fallbackNodes`), and a LoRA's frozen
+   * matrices are held a second time, transposed in f32, for the backward pass (4 bytes a weight).
+   */
+  device: DeviceSchema.default("auto"),
+  /** ggml operation names (e.g. "SOFT_MAX_BACK") computed on the CPU even on a device that has them: checks the fallback. Default none. */
+  cpuOperations: z.array(z.string().min(1)).default([]),
+  /**
    * Tokens per packed row (one graph). A row's attention covers all its
    * tokens (the mask only zeroes pairs from different sequences), so its cost
    * grows with the square of this while the graph count falls: 64–128 was
@@ -53,7 +65,8 @@ export const GgmlPolicyOptionsSchema = z.strictObject({
   /**
    * Bytes the policy may hold: weights, gradients and AdamW moments, and the
    * largest compute buffer. Checked before anything is allocated (GgmlMemoryError
-   * with the figure and the fix). Default: 90% of this machine's memory.
+   * with the figure and the fix). Default: 90% of this machine's memory on the CPU,
+   * 90% of the device's free memory (as ggml reports it before loading) on another device.
    */
   memoryLimitBytes: z.number().int().positive().optional(),
 });
@@ -90,22 +103,30 @@ export class GgmlPolicy {
   }
 
   static async load(options: GgmlPolicyOptions): Promise<GgmlPolicy> {
-    const { modelPath, loraPath, trainable, threads, cpuKernels, maxChunkTokens, memoryLimitBytes = Math.floor(0.9 * totalmem()) } = parseInput(
-      GgmlPolicyOptionsSchema,
-      options,
-    );
+    const parsed = parseInput(GgmlPolicyOptionsSchema, options);
+    const { modelPath, loraPath, trainable, threads, cpuKernels, maxChunkTokens, cpuOperations } = parsed;
     const lora = loraPath === undefined ? undefined : await adapterScale(loraPath, modelPath);
+    const { device } = await openNativeDevice(parsed.device).catch((error: unknown) => {
+      throw error instanceof NativeAddonUnavailableError ? new GgmlTrainerUnavailableError(error.reason) : error;
+    });
+    const memoryLimitBytes = parsed.memoryLimitBytes ?? Math.floor(0.9 * (device.cpu ? totalmem() : device.memoryFree));
     const reader = await GgufReader.open(modelPath);
     let configuration: PolicyConfiguration;
     let modelBytes: number;
     try {
       configuration = readPolicyConfiguration(reader);
+      const tiedOutput = !reader.tensors.some((tensor) => tensor.name === "output.weight");
       modelBytes = reader.tensors.reduce((sum, tensor) => {
         const stored = ggmlByteLength(tensor.type, tensor.elementCount);
-        // Full training: an f32 gradient and two AdamW moments per weight. LoRA training: an f32 copy of f16/bf16
-        // matrices beside them (the backward reads the copy, the forward the matrix as stored), and a plain copy
-        // of those the engine multiplies from a repacked buffer (CPU_REPACK), which out_prod cannot read.
+        // Full training: an f32 gradient and two AdamW moments per weight. LoRA training on the CPU: an f32 copy of
+        // f16/bf16 matrices beside them (the backward reads the copy, the forward the matrix as stored), and a plain
+        // copy of those the engine multiplies from a repacked buffer (CPU_REPACK), which out_prod cannot read; on
+        // another device, a transposed f32 copy of every matrix a product multiplies by.
         if (trainable && lora === undefined) return sum + stored + 12 * tensor.elementCount;
+        if (trainable && !device.cpu) {
+          const multiplied = tensor.dims.length === 2 && (tensor.name !== "token_embd.weight" || tiedOutput);
+          return sum + stored + (multiplied ? 4 * tensor.elementCount : 0);
+        }
         if (trainable && (tensor.type === "f16" || tensor.type === "bf16") && tensor.dims.length === 2) return sum + stored + 4 * tensor.elementCount;
         if (trainable && REPACKED_TYPES.has(tensor.type) && tensor.dims.length === 2) return sum + 2 * stored;
         return sum + stored;
@@ -117,16 +138,35 @@ export class GgmlPolicy {
     modelBytes += (lora?.factorValues ?? 0) * (trainable ? 16 : 4);
     if (modelBytes > memoryLimitBytes) {
       throw new GgmlMemoryError(
-        `loading ${modelPath}${trainable ? (lora ? " with a trainable LoRA" : " with every weight trainable") : ""}`,
+        `loading ${modelPath}${trainable ? (lora ? " with a trainable LoRA" : " with every weight trainable") : ""} on ${device.name}`,
         modelBytes,
         memoryLimitBytes,
         lora ? "a smaller model, or a lower-rank adapter" : "train a LoRA over the frozen base instead of full weights (weights: \"lora\"), or a smaller model",
       );
     }
     const { architecture: _architecture, ...shape } = configuration;
-    const { policy, reason } = await NativeGgmlPolicy.load({ ...shape, modelPath, trainable, threads, cpuKernels, ...(lora && { loraPath, loraScale: lora.scale }) });
+    const { policy, reason } = await NativeGgmlPolicy.load({
+      ...shape,
+      modelPath,
+      trainable,
+      threads,
+      cpuKernels,
+      device: parsed.device,
+      cpuOperations,
+      ...(lora && { loraPath, loraScale: lora.scale }),
+    });
     if (policy === undefined) throw new GgmlTrainerUnavailableError(reason);
     return new GgmlPolicy(modelPath, loraPath, configuration, policy, { maxChunkTokens, memoryLimitBytes, modelBytes });
+  }
+
+  /** The device the policy is on, and why it was chosen. */
+  get device(): ResolvedDevice {
+    return this.native.device;
+  }
+
+  /** Graph nodes computed on the CPU although the policy is on another device, since it was loaded (0 on the CPU). */
+  get fallbackNodes(): number {
+    return this.native.fallbackNodes;
   }
 
   /** What computes the graphs here: "avx512" (the trainer's own kernels) or "portable" (ggml's operations throughout); see `cpuKernels` in the options. */

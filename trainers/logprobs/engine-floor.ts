@@ -1,4 +1,5 @@
 import type { GenerationRequest } from "../../src/core/inference-client.js";
+import type { Device } from "../../src/inference/device/device-option.js";
 import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
 import { logprobAgreement } from "./logprob-agreement.js";
 
@@ -12,6 +13,8 @@ export interface EngineFloorOptions {
   requests: readonly GenerationRequest[];
   contextSize: number;
   threads: number;
+  /** Where the engine runs (its floor is that device's arithmetic); default "auto". */
+  device?: Device;
 }
 
 export interface EngineFloor {
@@ -33,7 +36,7 @@ export interface EngineFloor {
 export async function measureEngineFloor(options: EngineFloorOptions): Promise<EngineFloor> {
   const requests = options.requests.slice(0, ENGINE_FLOOR_BATCH);
   const decode = async (sequences: number, batches: GenerationRequest[][]) => {
-    const client = await LlamaInferenceClient.create({ modelPath: options.modelPath, loraPath: options.loraPath, mode: "exact", sequences, threads: options.threads, contextSize: options.contextSize });
+    const client = await LlamaInferenceClient.create({ modelPath: options.modelPath, loraPath: options.loraPath, mode: "exact", sequences, threads: options.threads, contextSize: options.contextSize, ...(options.device !== undefined && { device: options.device }) });
     try {
       const outputs = [];
       for (const batch of batches) outputs.push(...(await client.generate(batch)));

@@ -1,7 +1,9 @@
 import type { LlamaEmbeddingContext, LlamaModel, Token } from "node-llama-cpp";
 import { z } from "zod";
 import { parseInput } from "../../core/parse-input.js";
+import { DeviceSchema } from "../device/device-option.js";
 import { loadLlama } from "../llama/load-llama.js";
+import { nodeLlamaCppDevice } from "../llama/node-llama-cpp-device.js";
 import { validateModelFile } from "../model-files/validate-model-file.js";
 
 export const LlamaTextEmbedderOptionsSchema = z.strictObject({
@@ -15,8 +17,8 @@ export const LlamaTextEmbedderOptionsSchema = z.strictObject({
    * embedded a short text ~25× slower than 1 (300 ms against 12 ms, tiny model).
    */
   threads: z.number().int().min(1).default(1),
-  /** Offload to the GPU when there is one. Default false. */
-  gpu: z.boolean().default(false),
+  /** Where the model runs: "auto" (default: the first GPU, else the CPU), "cpu", "cuda[:N]", "vulkan[:N]". */
+  device: DeviceSchema.default("auto"),
 });
 export type LlamaTextEmbedderOptions = z.input<typeof LlamaTextEmbedderOptionsSchema>;
 
@@ -34,11 +36,12 @@ export class LlamaTextEmbedder {
   ) {}
 
   static async create(options: LlamaTextEmbedderOptions): Promise<LlamaTextEmbedder> {
-    const { modelPath, contextSize, threads, gpu } = parseInput(LlamaTextEmbedderOptionsSchema, options);
+    const { modelPath, contextSize, threads, device } = parseInput(LlamaTextEmbedderOptionsSchema, options);
     // llama.cpp aborts the process on some malformed files; this raises a named error first.
     await validateModelFile(modelPath);
-    const llama = await loadLlama(gpu);
-    const model = await llama.loadModel({ modelPath, gpuLayers: gpu ? "auto" : 0 });
+    const llama = await loadLlama(device);
+    const placed = await nodeLlamaCppDevice(llama, device);
+    const model = await llama.loadModel({ modelPath, gpuLayers: placed.cpu ? 0 : "max" });
     try {
       const context = await model.createEmbeddingContext({ contextSize, threads });
       return new LlamaTextEmbedder(modelPath, model, context, contextSize);

@@ -1,4 +1,5 @@
 import { NativeAddonUnavailableError } from "../../core/errors.js";
+import type { Device } from "../device/device-option.js";
 import { loadNativeAddon } from "../native/load-native-addon.js";
 
 export type DecoderChoice = "native" | "node-llama-cpp" | "auto";
@@ -11,9 +12,9 @@ let fallbackAnnounced = false;
  * announced once per process (a silent fallback would hide a 3× slowdown).
  * "native" insists: without the addon it throws NativeAddonUnavailableError.
  */
-export async function chooseDecoder(choice: DecoderChoice, gpu: boolean): Promise<Decoder> {
+export async function chooseDecoder(choice: DecoderChoice, device: Device): Promise<Decoder> {
   if (choice === "node-llama-cpp") return choice;
-  const { binding, reason } = await loadNativeAddon(gpu);
+  const { binding, reason } = await loadNativeAddon(device);
   if (binding !== undefined) return "native";
   if (choice === "native") throw new NativeAddonUnavailableError(reason);
   if (!fallbackAnnounced) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DeviceSchema } from "../device/device-option.js";
 
 export const LlamaInferenceClientOptionsSchema = z.strictObject({
   /** GGUF file to serve: a project-made model or any llama.cpp-compatible one. */
@@ -20,8 +21,11 @@ export const LlamaInferenceClientOptionsSchema = z.strictObject({
    * ~20× faster than node-llama-cpp's default (559 vs ~100 tokens/s, medium model).
    */
   threads: z.number().int().min(1).default(1),
-  /** Use a GPU if node-llama-cpp finds one. Default false (CPU). */
-  gpu: z.boolean().default(false),
+  /**
+   * Where the model runs, every layer on it: "auto" (default: the first GPU ggml finds, never a
+   * CPU-type Vulkan device such as llvmpipe; else the CPU), "cpu", "cuda[:N]" or "vulkan[:N]".
+   */
+  device: DeviceSchema.default("auto"),
   /**
    * What decodes: "native" (selfplay's C++ loop: no JavaScript per token,
    * continuous batching; about 2× the tokens/s, see benchmarks/native-decode.ts),

@@ -15,6 +15,8 @@ import { validateModelFile } from "../model-files/validate-model-file.js";
 import { validateLoraAdapter } from "../model-files/validate-lora-adapter.js";
 import { llamaCapabilities } from "./llama-capabilities.js";
 import { loadLlama } from "./load-llama.js";
+import type { ResolvedDevice } from "../device/resolve-device.js";
+import { nodeLlamaCppDevice } from "./node-llama-cpp-device.js";
 import { promptFormatFor, type PromptFormat } from "./prompt-format.js";
 import { ConstraintCompiler } from "./constraint-sampling.js";
 import { parseInput } from "../../core/parse-input.js";
@@ -42,6 +44,8 @@ interface LoadedModel {
   adapterPaths: Set<string>;
   /** Policies (served or still finishing calls) that use it. */
   users: number;
+  /** Where node-llama-cpp put it (its own decoder only: the native loop loads the weights on its device itself). */
+  device?: ResolvedDevice;
 }
 
 /** One served policy version: a model, an optional adapter, its decoder, and the bookkeeping to retire it safely. */
@@ -75,10 +79,15 @@ export class LlamaInferenceClient implements InferenceClient {
 
   static async create(options: LlamaInferenceClientOptions): Promise<LlamaInferenceClient> {
     const input = parseInput(LlamaInferenceClientOptionsSchema, options);
-    const parsed: ParsedOptions = { ...input, decoder: await chooseDecoder(input.decoder, input.gpu) };
-    const constraints = new ConstraintCompiler(await loadLlama(parsed.gpu));
+    const parsed: ParsedOptions = { ...input, decoder: await chooseDecoder(input.decoder, input.device) };
+    const constraints = new ConstraintCompiler(await loadLlama(parsed.device));
     const loaded = await loadModel(parsed, parsed.modelPath);
     return new LlamaInferenceClient(parsed, await servePolicy(parsed, loaded, constraints, parsed.loraPath, 0), constraints);
+  }
+
+  /** The device the policy runs on (every layer), and why it was chosen. */
+  get device(): ResolvedDevice {
+    return this.served.decoder.device;
   }
 
   /** What decodes: "native" (selfplay's loop) or "node-llama-cpp" (its own API). */
@@ -196,10 +205,12 @@ function outputFor(served: ServedPolicy, job: DecodeJob, completion: DecodedComp
 async function loadModel(options: ParsedOptions, modelPath: string): Promise<LoadedModel> {
   // llama.cpp aborts the whole process on some malformed files; our checks raise a named error instead.
   await validateModelFile(modelPath);
-  const llama = await loadLlama(options.gpu);
+  const llama = await loadLlama(options.device);
   // The native loop loads the weights itself: node-llama-cpp then needs only the vocabulary (tokenizer, chat template).
-  const model = await llama.loadModel({ modelPath, vocabOnly: options.decoder === "native" });
-  return { path: modelPath, model, adapterPaths: new Set(), users: 0 };
+  if (options.decoder === "native") return { path: modelPath, model: await llama.loadModel({ modelPath, vocabOnly: true }), adapterPaths: new Set(), users: 0 };
+  const device = await nodeLlamaCppDevice(llama, options.device);
+  const model = await llama.loadModel({ modelPath, gpuLayers: device.cpu ? 0 : "max" });
+  return { path: modelPath, model, adapterPaths: new Set(), users: 0, device };
 }
 
 async function servePolicy(
@@ -226,8 +237,8 @@ async function servePolicy(
     };
     const decoder =
       options.decoder === "native"
-        ? await NativePolicyDecoder.create(model, { ...decoderOptions, modelPath: loaded.path, gpu: options.gpu })
-        : await NodeLlamaCppDecoder.create(model, constraints, decoderOptions);
+        ? await NativePolicyDecoder.create(model, { ...decoderOptions, modelPath: loaded.path, device: options.device })
+        : await NodeLlamaCppDecoder.create(model, constraints, { ...decoderOptions, device: loaded.device ?? (await nodeLlamaCppDevice(await loadLlama(options.device), options.device)) });
     return { version, loaded, model, decoder, format: promptFormatFor(model), inFlight: 0, retired: false };
   } catch (error) {
     loaded.users--;

@@ -1,6 +1,6 @@
-import { getLlama, LlamaLogLevel, type Llama } from "node-llama-cpp";
-
-const instances = new Map<boolean, Promise<Llama>>();
+import { getLlama, LlamaLogLevel, type Llama, type LlamaGpuType } from "node-llama-cpp";
+import { parseDevice, type Device } from "../device/device-option.js";
+import { DeviceBuildConflictError } from "../errors/index.js";
 
 /**
  * libgomp's spin count at a barrier before a thread sleeps, for builds of
@@ -15,18 +15,39 @@ const instances = new Map<boolean, Promise<Llama>>();
  */
 const GOMP_SPINCOUNT = "300000";
 
+/** node-llama-cpp's build for a device request: its CPU binaries for "cpu", its CUDA or Vulkan ones, or its own pick for "auto". */
+type LlamaBuild = "auto" | Exclude<LlamaGpuType, false> | false;
+
+let loaded: { build: LlamaBuild; llama: Promise<Llama> } | undefined;
+
 /**
- * One llama.cpp binding per process and GPU setting. Uses node-llama-cpp's
- * prebuilt binaries, or the build `node-llama-cpp source download` made: an
- * install never compiles llama.cpp behind the user's back.
+ * The process's llama.cpp binding. Uses node-llama-cpp's prebuilt binaries,
+ * or the build `node-llama-cpp source download` made: an install never
+ * compiles llama.cpp behind the user's back. A process holds one build (the
+ * native addon binds to it for good), so the first request chooses it: "cpu"
+ * the CPU binaries, "cuda"/"vulkan" those, "auto" node-llama-cpp's pick (its
+ * CUDA or Vulkan build where one loads, else the CPU's). Later requests reuse
+ * it — every build has ggml's CPU device, and "auto" takes what the loaded build
+ * has — except one for another GPU backend: DeviceBuildConflictError.
  */
-export function loadLlama(gpu: boolean): Promise<Llama> {
-  let instance = instances.get(gpu);
-  if (!instance) {
-    // libgomp reads its settings once, when llama.cpp's CPU backend loads it; a user's own setting wins.
-    if (process.env.GOMP_SPINCOUNT === undefined && process.env.OMP_WAIT_POLICY === undefined) process.env.GOMP_SPINCOUNT = GOMP_SPINCOUNT;
-    instance = getLlama({ gpu: gpu ? "auto" : false, build: "never", logLevel: LlamaLogLevel.error });
-    instances.set(gpu, instance);
+export function loadLlama(device: Device): Promise<Llama> {
+  const { kind } = parseDevice(device);
+  const build: LlamaBuild = kind === "cpu" ? false : kind;
+  if (loaded !== undefined) {
+    const current = loaded;
+    if (build === false || build === "auto" || build === current.build) return current.llama;
+    return current.llama.then((llama) => {
+      if (llama.gpu !== build) throw new DeviceBuildConflictError(device, llama.gpu === false ? "CPU" : llama.gpu);
+      return llama;
+    });
   }
-  return instance;
+  // libgomp reads its settings once, when llama.cpp's CPU backend loads it; a user's own setting wins.
+  if (process.env.GOMP_SPINCOUNT === undefined && process.env.OMP_WAIT_POLICY === undefined) process.env.GOMP_SPINCOUNT = GOMP_SPINCOUNT;
+  const llama = getLlama({ gpu: build, build: "never", logLevel: LlamaLogLevel.error });
+  loaded = { build, llama };
+  // A failed load (no CUDA library, say) leaves the choice open for the next request.
+  llama.catch(() => {
+    if (loaded?.llama === llama) loaded = undefined;
+  });
+  return llama;
 }

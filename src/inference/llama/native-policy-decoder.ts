@@ -1,4 +1,6 @@
 import type { LlamaModel } from "node-llama-cpp";
+import type { Device } from "../device/device-option.js";
+import type { ResolvedDevice } from "../device/resolve-device.js";
 import { NativeGenerationEngine } from "../native/native-generation-engine.js";
 import type { NativeGenerationRequest } from "../native/native-generation-request.js";
 import { grammarTextFor, logitBiasTokenIds } from "./constraint-sampling.js";
@@ -11,7 +13,7 @@ export interface NativePolicyDecoderOptions {
   contextSize: number;
   threads: number;
   mode: "exact" | "fast";
-  gpu: boolean;
+  device: Device;
 }
 
 /**
@@ -30,6 +32,10 @@ export class NativePolicyDecoder implements PolicyDecoder {
 
   get contextSize(): number {
     return this.engine.contextSize;
+  }
+
+  get device(): ResolvedDevice {
+    return this.engine.device;
   }
 
   decode(jobs: readonly DecodeJob[], signal: AbortSignal | undefined): Promise<DecodedCompletion[]> {

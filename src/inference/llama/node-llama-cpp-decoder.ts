@@ -1,5 +1,6 @@
 import type { LlamaContext, LlamaContextSequence, LlamaModel } from "node-llama-cpp";
 import type { FinishReason } from "../../core/schemas/step.js";
+import type { ResolvedDevice } from "../device/resolve-device.js";
 import type { ConstrainedSampling, ConstraintCompiler } from "./constraint-sampling.js";
 import type { DecodedCompletion, DecodeJob, PolicyDecoder } from "./policy-decoder.js";
 import { firstStop } from "./first-stop.js";
@@ -11,6 +12,8 @@ export interface NodeLlamaCppDecoderOptions {
   threads: number;
   mode: "exact" | "fast";
   loraPath?: string;
+  /** Where node-llama-cpp put the model (nodeLlamaCppDevice). */
+  device: ResolvedDevice;
 }
 
 /**
@@ -23,6 +26,7 @@ export class NodeLlamaCppDecoder implements PolicyDecoder {
     private readonly context: LlamaContext,
     private readonly pool: SequencePool,
     private readonly constraints: ConstraintCompiler,
+    readonly device: ResolvedDevice,
   ) {}
 
   static async create(model: LlamaModel, constraints: ConstraintCompiler, options: NodeLlamaCppDecoderOptions): Promise<NodeLlamaCppDecoder> {
@@ -36,7 +40,7 @@ export class NodeLlamaCppDecoder implements PolicyDecoder {
         : {}),
     });
     const sequences = Array.from({ length: options.sequences }, () => context.getSequence());
-    return new NodeLlamaCppDecoder(model, context, new SequencePool(sequences), constraints);
+    return new NodeLlamaCppDecoder(model, context, new SequencePool(sequences), constraints, options.device);
   }
 
   get contextSize(): number {

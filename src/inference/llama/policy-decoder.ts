@@ -1,3 +1,4 @@
+import type { ResolvedDevice } from "../device/resolve-device.js";
 import type { Token } from "node-llama-cpp";
 import type { GenerationRequest } from "../../core/inference-client.js";
 import type { FinishReason } from "../../core/schemas/step.js";
@@ -25,6 +26,8 @@ export interface DecodedCompletion {
 export interface PolicyDecoder {
   /** Tokens of context per sequence, as llama.cpp made it: a prompt must be shorter. */
   readonly contextSize: number;
+  /** Where the model runs, and why. */
+  readonly device: ResolvedDevice;
   /** Completions in job order. */
   decode(jobs: readonly DecodeJob[], signal: AbortSignal | undefined): Promise<DecodedCompletion[]>;
   dispose(): Promise<void>;

@@ -11,10 +11,23 @@ export interface AddonBinding {
   findLoadedLlamaLibraries(): string[];
   /** Resolves the addon's llama.cpp functions from that library; once per process. Throws when it cannot. */
   bindLlamaLibrary(path: string): void;
-  /** Loads a GGUF model off the JavaScript thread. `gpuLayers`: -1 all layers on the GPU, 0 none. */
-  loadModel(options: { path: string; gpuLayers: number }): Promise<AddonModel>;
+  /** ggml's devices in the bound build: the CPU, and its CUDA or Vulkan devices. */
+  listDevices(): AddonDevice[];
+  /** Loads a GGUF model off the JavaScript thread, every layer on `device` (ggml's name: "CPU", "Vulkan0" …). */
+  loadModel(options: { path: string; device: string }): Promise<AddonModel>;
   /** Loads a llama/qwen2 model onto ggml for the trainer, off the JavaScript thread; checks every tensor first. */
   loadGgmlPolicy(options: AddonGgmlPolicyOptions): Promise<AddonGgmlPolicy>;
+}
+
+export interface AddonDevice {
+  name: string;
+  description: string;
+  backend: string;
+  type: "cpu" | "gpu" | "igpu" | "accel";
+  memoryFree: number;
+  memoryTotal: number;
+  /** A Vulkan device whose Vulkan type is CPU (llvmpipe). */
+  software: boolean;
 }
 
 /** The forward graph's shape (from readPolicyConfiguration) and what to load. */
@@ -44,6 +57,10 @@ export interface AddonGgmlPolicyOptions {
    * backend is ggml's CPU device, else ggml's own; "portable": ggml's own operations whatever the CPU.
    */
   cpuKernels?: AddonGgmlCpuKernels;
+  /** ggml's name of the device holding the weights and computing the graphs; default "CPU". */
+  device?: string;
+  /** ggml operation names (e.g. "SOFT_MAX_BACK") computed on the CPU even where the device has them. */
+  cpuOperations?: string[];
 }
 
 export type AddonGgmlCpuKernels = "auto" | "portable";
@@ -89,6 +106,10 @@ export interface AddonGgmlPolicy {
   bytes(): number;
   /** What computes the graphs: the AVX-512 custom operations, or ggml's own operations throughout. */
   cpuKernels(): "avx512" | "portable";
+  /** The device the policy is on, with its memory now. */
+  device(): { name: string; description: string; memoryFree: number; memoryTotal: number };
+  /** Graph nodes computed on the CPU although the policy is on another device, since it was loaded. */
+  fallbackNodes(): number;
   dispose(): Promise<void>;
 }
 

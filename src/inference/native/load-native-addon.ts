@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Llama } from "node-llama-cpp";
+import type { Device } from "../device/device-option.js";
 import { loadLlama } from "../llama/load-llama.js";
 import type { AddonBinding } from "./AddonTypes.js";
 
@@ -11,27 +13,28 @@ const ADDON_FILE = join("build", "Release", "selfplay_native.node");
 /** The addon, ready to use, or why it cannot be. */
 export type NativeAddonLoad = { binding: AddonBinding; libraryPath: string; reason?: undefined } | { binding: undefined; reason: string };
 
-const loads = new Map<boolean, Promise<NativeAddonLoad>>();
+const loads = new Map<Llama, Promise<NativeAddonLoad>>();
 
 /**
  * The one loader of the native addon. It first loads node-llama-cpp's binding
- * (for the same `gpu` setting), then points the addon at the libllama that
- * binding loaded, after checking that it is the llama.cpp release the addon was
- * compiled against. Never throws: a missing or unusable addon comes back as a reason.
+ * (the build `device` needs: loadLlama), then points the addon at the libllama
+ * that binding loaded, after checking that it is the llama.cpp release the addon
+ * was compiled against. A missing or unusable addon comes back as a reason; only
+ * a device request the process cannot serve throws (DeviceBuildConflictError).
  */
-export function loadNativeAddon(gpu: boolean): Promise<NativeAddonLoad> {
-  let load = loads.get(gpu);
+export async function loadNativeAddon(device: Device): Promise<NativeAddonLoad> {
+  const llama = await loadLlama(device);
+  let load = loads.get(llama);
   if (!load) {
-    load = bindAddon(gpu).catch((error: unknown) => ({ binding: undefined, reason: messageOf(error) }));
-    loads.set(gpu, load);
+    load = bindAddon(llama).catch((error: unknown) => ({ binding: undefined, reason: messageOf(error) }));
+    loads.set(llama, load);
   }
   return load;
 }
 
-async function bindAddon(gpu: boolean): Promise<NativeAddonLoad> {
+async function bindAddon(llama: Llama): Promise<NativeAddonLoad> {
   const addonPath = findAddonFile();
   if (addonPath === undefined) return { binding: undefined, reason: `${ADDON_FILE} was not built` };
-  const llama = await loadLlama(gpu);
   let binding: AddonBinding;
   try {
     binding = createRequire(import.meta.url)(addonPath) as AddonBinding;

@@ -1,7 +1,7 @@
-import { InvalidInputError, NativeAddonUnavailableError, NativeEngineDisposedError } from "../../core/errors.js";
+import { InvalidInputError, NativeEngineDisposedError } from "../../core/errors.js";
 import type { GrammarConstraint } from "../../core/schemas/grammar-constraint.js";
 import type { ConstraintMasks } from "../grammar/constraint-masks.js";
-import { loadNativeAddon } from "./load-native-addon.js";
+import { openNativeDevice } from "./open-native-device.js";
 import { leaseNativeModel, type NativeModelLease } from "./native-model-lease.js";
 import { addonError } from "./addon-error.js";
 
@@ -16,12 +16,13 @@ export class NativeConstraintMasks {
 
   private constructor(private readonly lease: NativeModelLease) {}
 
-  /** Throws NativeAddonUnavailableError when the addon is not built or does not fit node-llama-cpp's llama.cpp. */
-  static async create(modelPath: string, options: { gpu?: boolean } = {}): Promise<NativeConstraintMasks> {
-    const gpu = options.gpu ?? false;
-    const { binding, reason } = await loadNativeAddon(gpu);
-    if (binding === undefined) throw new NativeAddonUnavailableError(reason);
-    const lease = await leaseNativeModel(binding, modelPath, gpu).catch((error: unknown) => {
+  /**
+   * Throws NativeAddonUnavailableError when the addon is not built or does not fit node-llama-cpp's
+   * llama.cpp. The model stays on the CPU: the masks read its vocabulary only.
+   */
+  static async create(modelPath: string): Promise<NativeConstraintMasks> {
+    const { binding, device } = await openNativeDevice("cpu");
+    const lease = await leaseNativeModel(binding, modelPath, device.name).catch((error: unknown) => {
       throw addonError(error, "constraint.gbnf");
     });
     return new NativeConstraintMasks(lease);

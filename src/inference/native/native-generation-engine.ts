@@ -1,12 +1,10 @@
 import { z } from "zod";
-import {
-  InvalidInputError,
-  NativeAddonUnavailableError,
-  NativeEngineDisposedError,
-} from "../../core/errors.js";
+import { InvalidInputError, NativeEngineDisposedError } from "../../core/errors.js";
 import { parseInput } from "../../core/parse-input.js";
+import { DeviceSchema } from "../device/device-option.js";
+import type { ResolvedDevice } from "../device/resolve-device.js";
 import type { AddonEngine, AddonGenerationRequest } from "./AddonTypes.js";
-import { loadNativeAddon } from "./load-native-addon.js";
+import { openNativeDevice } from "./open-native-device.js";
 import { leaseNativeModel, type NativeModelLease } from "./native-model-lease.js";
 import {
   NativeGenerationRequestSchema,
@@ -28,8 +26,8 @@ export const NativeGenerationEngineOptionsSchema = z.strictObject({
   threads: z.number().int().min(1).max(1024),
   /** "exact": f32 KV cache and no flash attention; "fast": llama.cpp's defaults (f16 KV cache). */
   mode: z.enum(["exact", "fast"]),
-  /** Offload every layer to the GPU of node-llama-cpp's GPU build. */
-  gpu: z.boolean().default(false),
+  /** Where the model runs, every layer on it: "auto" (default: the first GPU, else the CPU), "cpu", "cuda[:N]", "vulkan[:N]". */
+  device: DeviceSchema.default("auto"),
 });
 export type NativeGenerationEngineOptions = z.input<typeof NativeGenerationEngineOptionsSchema>;
 
@@ -54,14 +52,15 @@ export class NativeGenerationEngine {
   private constructor(
     private readonly engine: AddonEngine,
     private readonly lease: NativeModelLease,
+    /** The device the model runs on, and why it was chosen. */
+    readonly device: ResolvedDevice,
   ) {}
 
   /** Throws NativeAddonUnavailableError when the addon is not built or does not fit node-llama-cpp's llama.cpp. */
   static async create(options: NativeGenerationEngineOptions): Promise<NativeGenerationEngine> {
     const parsed = parseInput(NativeGenerationEngineOptionsSchema, options);
-    const { binding, reason } = await loadNativeAddon(parsed.gpu);
-    if (binding === undefined) throw new NativeAddonUnavailableError(reason);
-    const lease = await leaseNativeModel(binding, parsed.modelPath, parsed.gpu).catch((error: unknown) => {
+    const { binding, device } = await openNativeDevice(parsed.device);
+    const lease = await leaseNativeModel(binding, parsed.modelPath, device.name).catch((error: unknown) => {
       throw addonError(error, "requests");
     });
     try {
@@ -72,7 +71,7 @@ export class NativeGenerationEngine {
         exact: parsed.mode === "exact",
         ...(parsed.loraPath !== undefined && { loraPath: parsed.loraPath }),
       });
-      return new NativeGenerationEngine(engine, lease);
+      return new NativeGenerationEngine(engine, lease, device);
     } catch (error) {
       await lease.release();
       throw addonError(error, "requests");

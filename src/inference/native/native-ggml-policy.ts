@@ -1,10 +1,16 @@
 import { InvalidModelFileError, NativeEngineDisposedError } from "../../core/errors.js";
 import type { AddonErrorCode, AddonGgmlPolicy, AddonGgmlPolicyOptions, AddonGgmlTensorKind } from "./AddonTypes.js";
+import type { Device } from "../device/device-option.js";
+import type { ResolvedDevice } from "../device/resolve-device.js";
 import { loadNativeAddon } from "./load-native-addon.js";
+import { openNativeDevice } from "./open-native-device.js";
 import { addonError } from "./addon-error.js";
 
-/** What a native ggml policy is loaded with: the forward graph's shape, the file, and whether it trains. */
-export type NativeGgmlPolicyOptions = AddonGgmlPolicyOptions;
+/**
+ * What a native ggml policy is loaded with: the forward graph's shape, the file, whether it trains,
+ * and the device ("auto" when absent: the first GPU, else the CPU).
+ */
+export type NativeGgmlPolicyOptions = Omit<AddonGgmlPolicyOptions, "device"> & { device?: Device };
 
 /** One packed row of sequences (see `packGgmlChunks`). */
 export interface NativeGgmlChunk {
@@ -49,21 +55,26 @@ export interface NativeGgmlStepSettings {
 export class NativeGgmlPolicy {
   private disposed = false;
 
-  private constructor(private readonly policy: AddonGgmlPolicy) {}
+  private constructor(
+    private readonly policy: AddonGgmlPolicy,
+    /** The device asked for and where it came to (memory as it was before loading). */
+    readonly device: ResolvedDevice,
+  ) {}
 
-  /** Whether the addon can train on ggml here, or why not (not built, another llama.cpp release); loads nothing but the addon. */
-  static async availability(): Promise<{ available: true; reason?: undefined } | { available: false; reason: string }> {
-    const { binding, reason } = await loadNativeAddon(false);
+  /** Whether the addon can train on ggml here, or why not (not built, another llama.cpp release); loads nothing but the addon (the build `device` needs). */
+  static async availability(device: Device = "auto"): Promise<{ available: true; reason?: undefined } | { available: false; reason: string }> {
+    const { binding, reason } = await loadNativeAddon(device);
     if (binding === undefined) return { available: false, reason };
     return typeof binding.loadGgmlPolicy === "function" ? { available: true } : { available: false, reason: "the built addon has no ggml trainer (rebuild it: node scripts/build-native.mjs)" };
   }
 
   /** The policy, or the reason the addon cannot provide one (not built, another llama.cpp release). */
   static async load(options: NativeGgmlPolicyOptions): Promise<{ policy: NativeGgmlPolicy; reason?: undefined } | { policy: undefined; reason: string }> {
-    const { binding, reason } = await loadNativeAddon(false);
+    const { binding, reason } = await loadNativeAddon(options.device ?? "auto");
     if (binding === undefined) return { policy: undefined, reason };
+    const { device } = await openNativeDevice(options.device ?? "auto");
     try {
-      return { policy: new NativeGgmlPolicy(await binding.loadGgmlPolicy(options)) };
+      return { policy: new NativeGgmlPolicy(await binding.loadGgmlPolicy({ ...options, device: device.name }), device) };
     } catch (error) {
       throw modelFileError(error, [options.modelPath, options.loraPath]) ?? addonError(error, "model");
     }
@@ -108,6 +119,17 @@ export class NativeGgmlPolicy {
   }
 
   /** What computes the graphs: "avx512" (the trainer's own custom operations) or "portable" (ggml's operations throughout). */
+  /** Graph nodes computed on the CPU although the policy is on another device, since it was loaded. */
+  get fallbackNodes(): number {
+    return this.callSync(() => this.policy.fallbackNodes());
+  }
+
+  /** The device's free and total bytes now. */
+  deviceMemory(): { free: number; total: number } {
+    const { memoryFree, memoryTotal } = this.callSync(() => this.policy.device());
+    return { free: memoryFree, total: memoryTotal };
+  }
+
   get cpuKernels(): "avx512" | "portable" {
     return this.callSync(() => this.policy.cpuKernels());
   }

@@ -20,14 +20,14 @@ const sharedModels = new Map<string, SharedModel>();
  * over a base, several clients). A file is known by its path, size and
  * modification time, so a model rewritten in place is loaded afresh.
  */
-export async function leaseNativeModel(binding: AddonBinding, modelPath: string, gpu: boolean): Promise<NativeModelLease> {
+export async function leaseNativeModel(binding: AddonBinding, modelPath: string, device: string): Promise<NativeModelLease> {
   const path = resolve(modelPath);
   const { size, mtimeMs } = await stat(path);
-  const key = JSON.stringify([path, size, mtimeMs, gpu]);
+  const key = JSON.stringify([path, size, mtimeMs, device]);
   let shared = sharedModels.get(key);
   if (!shared) {
-    // -1 puts every layer on the GPU when node-llama-cpp's library has one.
-    const loading: SharedModel = { model: binding.loadModel({ path, gpuLayers: gpu ? -1 : 0 }), users: 0 };
+    // Every layer on ggml's device `device` ("CPU", "Vulkan0" …).
+    const loading: SharedModel = { model: binding.loadModel({ path, device }), users: 0 };
     loading.model.catch(() => {
       if (sharedModels.get(key) === loading) sharedModels.delete(key);
     });

@@ -13,20 +13,20 @@ describe("chooseDecoder without the native addon", () => {
 
   it("falls back to node-llama-cpp under auto, saying so once per process", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
-    expect(await chooseDecoder("auto", false)).toBe("node-llama-cpp");
-    expect(await chooseDecoder("auto", false)).toBe("node-llama-cpp");
+    expect(await chooseDecoder("auto", "cpu")).toBe("node-llama-cpp");
+    expect(await chooseDecoder("auto", "cpu")).toBe("node-llama-cpp");
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0]?.[0]).toMatch(/native decoder is unavailable \(build\/Release\/selfplay_native\.node was not built\)/);
   });
 
   it("refuses decoder native with the reason", async () => {
-    await expect(chooseDecoder("native", false)).rejects.toThrowError(NativeAddonUnavailableError);
-    await expect(chooseDecoder("native", false)).rejects.toThrowError(/was not built.*build-native\.mjs/);
+    await expect(chooseDecoder("native", "cpu")).rejects.toThrowError(NativeAddonUnavailableError);
+    await expect(chooseDecoder("native", "cpu")).rejects.toThrowError(/was not built.*build-native\.mjs/);
   });
 
   it("does not look for the addon when node-llama-cpp is chosen", async () => {
     vi.mocked(loadNativeAddon).mockClear();
-    expect(await chooseDecoder("node-llama-cpp", false)).toBe("node-llama-cpp");
+    expect(await chooseDecoder("node-llama-cpp", "cpu")).toBe("node-llama-cpp");
     expect(loadNativeAddon).not.toHaveBeenCalled();
   });
 });

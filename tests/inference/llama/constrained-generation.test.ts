@@ -47,7 +47,7 @@ describe("constrained generation on the real engine", () => {
     expect(output!.finishReason).toBe("stop");
 
     // Independent check: the unmasked temperature-1 distribution from a fresh context, masked and rescaled by hand.
-    const model = await (await loadLlama(false)).loadModel({ modelPath });
+    const model = await (await loadLlama("cpu")).loadModel({ modelPath });
     const context = await model.createContext({ contextSize: 256, threads: 1, flashAttention: false, experimentalKvCacheKeyType: "F32", experimentalKvCacheValueType: "F32" });
     try {
       const sequence = context.getSequence();

@@ -55,7 +55,7 @@ describe("LlamaInferenceClient on a project-made model", () => {
   it("records the log of the full temperature-scaled distribution at every sampled token", async () => {
     const temperature = 0.7;
     const [output] = await client.generate([request("abc", 5, { temperature, maxTokens: 12 })]);
-    const llama = await loadLlama(false);
+    const llama = await loadLlama("cpu");
     const model = await llama.loadModel({ modelPath });
     const context = await model.createContext({
       contextSize: 256, threads: 1, flashAttention: false, experimentalKvCacheKeyType: "F32", experimentalKvCacheValueType: "F32",

@@ -18,7 +18,7 @@ const run = promisify(execFile);
 async function spinCountAfterLoad(environment: Record<string, string>): Promise<string> {
   const script = `
     const { loadLlama } = await import(${JSON.stringify(new URL("../../../dist/src/inference/llama/load-llama.js", import.meta.url).href)});
-    await loadLlama(false);
+    await loadLlama("cpu");
     console.log(process.env.GOMP_SPINCOUNT ?? "unset");`;
   const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== "GOMP_SPINCOUNT" && name !== "OMP_WAIT_POLICY")) as Record<string, string>;
   const file = join(folder, "load.mjs");

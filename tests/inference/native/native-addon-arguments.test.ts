@@ -32,9 +32,10 @@ describe.skipIf(binding === undefined)(`native addon arguments${skipNote}`, () =
 
   it("rejects models and engines it cannot make", async () => {
     expect(() => addon.loadModel(undefined as never)).toThrowError(TypeError);
-    expect(() => addon.loadModel({ path: modelPath, gpuLayers: 0.5 })).toThrowError(/gpuLayers/);
-    await expect(addon.loadModel({ path: join(tmpdir(), "no-such-model.gguf"), gpuLayers: 0 })).rejects.toMatchObject({ code: "SELFPLAY_LOAD_FAILED" });
-    const model = await addon.loadModel({ path: modelPath, gpuLayers: 0 });
+    expect(() => addon.loadModel({ path: modelPath, device: 5 as never })).toThrowError(/options\.device/);
+    expect(() => addon.loadModel({ path: modelPath, device: "NoSuchDevice0" })).toThrowError(/no device NoSuchDevice0 \(found: CPU/);
+    await expect(addon.loadModel({ path: join(tmpdir(), "no-such-model.gguf"), device: "CPU" })).rejects.toMatchObject({ code: "SELFPLAY_LOAD_FAILED" });
+    const model = await addon.loadModel({ path: modelPath, device: "CPU" });
     expect(model.vocabularySize).toBe(259);
     const options = { sequences: 2, contextSize: 256, threads: 1, exact: true };
     expect(() => model.createEngine({ ...options, sequences: 0 })).toThrowError(/options\.sequences/);
@@ -50,7 +51,7 @@ describe.skipIf(binding === undefined)(`native addon arguments${skipNote}`, () =
   });
 
   it("throws for malformed requests and keeps working", async () => {
-    const model = await addon.loadModel({ path: modelPath, gpuLayers: 0 });
+    const model = await addon.loadModel({ path: modelPath, device: "CPU" });
     const engine = await model.createEngine({ sequences: 2, contextSize: 256, threads: 1, exact: false });
     const cases: Array<[unknown, RegExp]> = [
       [undefined, /requests: expected an array/],

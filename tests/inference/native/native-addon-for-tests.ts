@@ -4,7 +4,7 @@ import { loadNativeAddon } from "../../../src/inference/native/load-native-addon
  * The addon for engine tests. They run wherever it builds (it must on the
  * development machine and in CI); where it did not, they skip and say why.
  */
-export const nativeAddon = await loadNativeAddon(false);
+export const nativeAddon = await loadNativeAddon("cpu");
 
 /** Suffix for a describe title: empty when the addon loaded, else the reason the tests skip. */
 export const skipNote = nativeAddon.binding === undefined ? ` (skipped: ${nativeAddon.reason})` : "";

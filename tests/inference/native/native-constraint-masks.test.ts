@@ -59,7 +59,7 @@ describe.skipIf(binding === undefined)(`NativeConstraintMasks${skipNote}`, () =>
   });
 
   it("the binding checks its arguments itself", async () => {
-    const model = await binding!.loadModel({ path: modelPath, gpuLayers: 0 });
+    const model = await binding!.loadModel({ path: modelPath, device: "CPU" });
     try {
       expect(() => model.replayGrammarMasks(undefined as never)).toThrowError(TypeError);
       expect(() => model.replayGrammarMasks({ grammar: GRAMMAR, completionTokens: [1] as never })).toThrowError(/completionTokens: expected an Int32Array/);

@@ -32,7 +32,7 @@ describe.skipIf(binding === undefined)(`native generation loop${skipNote}`, () =
     const folder = await mkdtemp(join(tmpdir(), "selfplay-native-"));
     modelPath = (await createRandomModel({ path: join(folder, "tiny.gguf"), preset: "tiny", architecture: "llama", seed: 1 })).path;
     engine = await NativeGenerationEngine.create({ modelPath, sequences: 4, contextSize: 256, threads: 1, mode: "exact" });
-    const model = await (await loadLlama(false)).loadModel({ modelPath });
+    const model = await (await loadLlama("cpu")).loadModel({ modelPath });
     const context = await model.createContext({
       contextSize: 256, threads: 1, flashAttention: false, experimentalKvCacheKeyType: "F32", experimentalKvCacheValueType: "F32",
     });

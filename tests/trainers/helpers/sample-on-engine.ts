@@ -1,4 +1,5 @@
 import { DEFAULT_SAMPLER } from "../../../src/core/schemas/sampler-settings.js";
+import type { Device } from "../../../src/inference/device/device-option.js";
 import { LlamaInferenceClient } from "../../../src/inference/llama/llama-inference-client.js";
 
 export interface EngineSample {
@@ -13,8 +14,13 @@ export interface EngineSample {
  * parallel, alternating temperatures 0.7 and 1, until an end-of-sequence
  * token, `maxTokens`, or the end of the context.
  */
-export async function sampleOnEngine(modelPath: string, prompts: readonly string[], maxTokens = 1 << 20): Promise<EngineSample[]> {
-  const client = await LlamaInferenceClient.create({ modelPath, sequences: prompts.length, threads: 1 });
+export async function sampleOnEngine(
+  modelPath: string,
+  prompts: readonly string[],
+  maxTokens = 1 << 20,
+  options: { device?: Device; loraPath?: string } = {},
+): Promise<EngineSample[]> {
+  const client = await LlamaInferenceClient.create({ modelPath, sequences: prompts.length, threads: 1, ...options });
   try {
     const temperatureOf = (index: number) => (index % 2 === 0 ? 0.7 : 1);
     const outputs = await client.generate(

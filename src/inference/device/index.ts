@@ -1,0 +1,2 @@
+export { DeviceSchema, parseDevice, type Device, type DeviceKind, type DeviceRequest } from "./device-option.js";
+export { describeDevice, resolveDevice, type GgmlDevice, type ResolvedDevice } from "./resolve-device.js";
