@@ -96,7 +96,7 @@ describe("a policy with a LoRA adapter", () => {
   });
 
   it("agrees with llama.cpp applying the same adapter file itself", async () => {
-    const llama = await loadLlama(false);
+    const llama = await loadLlama("cpu");
     const model = await llama.loadModel({ modelPath });
     const context = await model.createContext({
       contextSize: 256, threads: 1, flashAttention: false, experimentalKvCacheKeyType: "F32", experimentalKvCacheValueType: "F32",
