@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
-import { chmod, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { buildSandboxRoot } from "./build-sandbox-root.js";
-import { SANDBOX_WRAPPER_SCRIPT } from "./sandbox-wrapper-script.js";
+import { join } from "node:path";
+import { sandboxFstab } from "./sandbox-fstab.js";
+import { sharedSandboxRoot } from "./shared-sandbox-root.js";
 
 /** Whether this machine lets us make the sandbox's namespaces and build its root inside them. */
 export interface NamespaceProbe {
@@ -28,11 +28,10 @@ export function probeSandboxNamespaces(): Promise<NamespaceProbe> {
     const folder = await mkdtemp(join(tmpdir(), "selfplay-sandbox-probe-"));
     try {
       await chmod(folder, 0o755);
-      await mkdir(join(folder, "root"), { mode: 0o755 });
       await mkdir(join(folder, "inputs"), { mode: 0o755 });
-      const binds = await buildSandboxRoot(join(folder, "root"), dirname(dirname(await realpath(process.execPath))));
-      await writeFile(join(folder, "wrapper.sh"), SANDBOX_WRAPPER_SCRIPT, { mode: 0o644 });
-      const wrapperArguments = [join(folder, "wrapper.sh"), "host", "-", "namespaces", dropsUid ? "1" : "0", join(folder, "root"), join(folder, "inputs"), "size=65536,nr_inodes=16,mode=0755,nosuid,nodev", "-", binds.join(":"), "true"];
+      const { root, script, binds } = await sharedSandboxRoot();
+      await writeFile(join(folder, "fstab"), sandboxFstab({ root, binds, diskBytes: 65_536, maxFiles: 16 }), { mode: 0o644 });
+      const wrapperArguments = [script, "host", "-", "namespaces", dropsUid ? "1" : "0", root, join(folder, "inputs"), join(folder, "fstab"), "-", "true"];
       return await new Promise<NamespaceProbe>((resolve) => {
         const child = spawn("sh", wrapperArguments, { cwd: "/", env: { PATH: "/usr/local/bin:/usr/bin:/bin" }, stdio: ["ignore", "ignore", "pipe", "pipe"], timeout: 10_000 });
         let stderr = "";

@@ -6,14 +6,14 @@ import type { Readable, Writable } from "node:stream";
 import { parseInput } from "../../core/parse-input.js";
 import { SandboxOptionsError } from "../errors/sandbox-options-error.js";
 import { SandboxUnavailableError } from "../errors/sandbox-unavailable-error.js";
-import { buildSandboxRoot } from "./build-sandbox-root.js";
 import { classifySandboxExit, uncaughtErrorCode } from "./classify-sandbox-exit.js";
 import { copyResultsOut } from "./copy-results-out.js";
 import { probeSandboxNamespaces, type NamespaceProbe } from "./probe-sandbox-namespaces.js";
 import { createRunCgroups, type RunCgroups } from "./run-cgroups.js";
 import { SandboxOptionsSchema, type ResolvedSandboxOptions, type SandboxOptions, type SandboxProtection } from "./sandbox-options.js";
 import type { SandboxCopyOut, SandboxIsolation, SandboxResult } from "./sandbox-result.js";
-import { SANDBOX_WRAPPER_SCRIPT } from "./sandbox-wrapper-script.js";
+import { sandboxFstab } from "./sandbox-fstab.js";
+import { sharedSandboxRoot, type SharedSandboxRoot } from "./shared-sandbox-root.js";
 import { stageWorkDirectory } from "./stage-work-directory.js";
 
 /** Test and benchmark seams; production callers leave them alone. */
@@ -49,7 +49,7 @@ export async function runInSandbox(options: SandboxOptions, internals: SandboxIn
   const base = await mkdtemp(join(tmpdir(), "selfplay-sandbox-"));
   let cgroups: RunCgroups | undefined;
   try {
-    // Everything the unprivileged uid reads (the wrapper, the root's mount points, the staged inputs) lies under base.
+    // The unprivileged uid reads the staged inputs and the fstab under base.
     await chmod(base, 0o755);
     const missing = new Map<SandboxProtection, string>();
     if (!namespaces) missing.set("namespaces", probe.detail);
@@ -61,10 +61,9 @@ export async function runInSandbox(options: SandboxOptions, internals: SandboxIn
 
     const inputs = join(base, "inputs");
     await mkdir(inputs, { mode: 0o755 });
-    await mkdir(join(base, "root"), { mode: 0o755 });
-    const binds = namespaces ? await buildSandboxRoot(join(base, "root"), dirname(dirname(await realpath(process.execPath)))) : [];
-    // The caller's folder (or, without one, the staging folder itself) receives the program and files as before.
-    const work = resolved.workDirectory === undefined ? inputs : resolve(resolved.workDirectory);
+    const shared = await sharedSandboxRoot();
+    // The caller's folder (or a fresh one) receives the program and files; in namespaces it is then staged with modes the unprivileged uid can read, whatever the umask.
+    const work = resolved.workDirectory === undefined ? join(base, "work") : resolve(resolved.workDirectory);
     await mkdir(work, { recursive: true });
     const program = await placeProgram(resolved, work);
     for (const [relativePath, contents] of Object.entries(resolved.files)) {
@@ -73,8 +72,8 @@ export async function runInSandbox(options: SandboxOptions, internals: SandboxIn
       await mkdir(dirname(target), { recursive: true });
       await writeFile(target, contents);
     }
-    if (namespaces && work !== inputs) await stageWorkDirectory(work, inputs, { maxBytes: resolved.diskMb * MIB, maxFiles: resolved.maxFiles });
-    return await spawnWrapped(resolved, { base, work, inputs, program, namespaces, dropsUid: probe.dropsUid, binds, cgroups, now, missing });
+    if (namespaces) await stageWorkDirectory(work, inputs, { maxBytes: resolved.diskMb * MIB, maxFiles: resolved.maxFiles });
+    return await spawnWrapped(resolved, { base, shared, work, inputs, program, namespaces, dropsUid: probe.dropsUid, cgroups, now, missing });
   } finally {
     await cgroups?.remove();
     await rm(base, { recursive: true, force: true });
@@ -97,15 +96,15 @@ async function placeProgram(options: ResolvedSandboxOptions, work: string): Prom
 
 interface WrappedRun {
   base: string;
-  /** The caller's work directory, or the staging folder when the caller gave none. */
+  /** The caller's work directory, or a fresh folder under base when the caller gave none. */
   work: string;
   /** The staged inputs the supervisor copies into the tmpfs. */
   inputs: string;
   program: string;
   namespaces: boolean;
   dropsUid: boolean;
-  /** Host folders bound read-only at the same path inside the view, besides /usr. */
-  binds: string[];
+  /** The root layout and wrapper all runs share. */
+  shared: SharedSandboxRoot;
   cgroups: RunCgroups;
   now: () => number;
   /** Protections this run goes without (allowed by the caller), with why. */
@@ -153,12 +152,11 @@ async function spawnWrapped(options: ResolvedSandboxOptions, run: WrappedRun): P
   nodeArguments.push(join(workSeen, run.program), ...options.args);
   const { isolation, warnings } = describeIsolation(options, run);
 
-  const scriptPath = join(run.base, "wrapper.sh");
-  await writeFile(scriptPath, SANDBOX_WRAPPER_SCRIPT, { mode: 0o644 });
-  const tmpfsOptions = `size=${options.diskMb * MIB},nr_inodes=${options.maxFiles},mode=0755,nosuid,nodev`;
+  const fstabPath = join(run.base, "fstab");
+  await writeFile(fstabPath, sandboxFstab({ root: run.shared.root, binds: run.shared.binds, diskBytes: options.diskMb * MIB, maxFiles: options.maxFiles }), { mode: 0o644 });
   // RLIMIT_DATA only where no memory cgroup decides: under the cgroup it would turn a Buffer bomb into a catchable RangeError the sandbox cannot see.
   const dataKb = run.cgroups.memory === undefined ? String(options.memoryMb * 1024) : "-";
-  const wrapperArguments = [scriptPath, "host", run.cgroups.paths.join(":") || "-", run.namespaces ? "namespaces" : "plain", run.dropsUid ? "1" : "0", join(run.base, "root"), run.namespaces ? run.inputs : run.work, tmpfsOptions, dataKb, run.binds.join(":"), nodePath, ...nodeArguments];
+  const wrapperArguments = [run.shared.script, "host", run.cgroups.paths.join(":") || "-", run.namespaces ? "namespaces" : "plain", run.dropsUid ? "1" : "0", run.shared.root, run.namespaces ? run.inputs : run.work, fstabPath, dataKb, nodePath, ...nodeArguments];
   // Nothing of the host's environment, and no host path: the wrapper starts in /, the supervisor moves to /work.
   const environment = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: workSeen, TMPDIR: workSeen, ...options.env };
 
@@ -253,6 +251,6 @@ async function afterProgram(pid: number, options: ResolvedSandboxOptions, run: W
   const tmpfs = `/proc/${pid}/root${SANDBOX_WORK}`;
   const usage = await statfs(tmpfs);
   const diskFull = usage.bavail === 0 || usage.ffree === 0;
-  if (killed() || run.work === run.inputs) return { diskFull, copyOut: null };
+  if (killed() || options.workDirectory === undefined) return { diskFull, copyOut: null };
   return { diskFull, copyOut: await copyResultsOut(tmpfs, run.work, options.diskMb * MIB) };
 }

@@ -1,5 +1,3 @@
-import { SANDBOX_DEVICES } from "./build-sandbox-root.js";
-
 /** The uid and gid the program runs as on the host when the host user is root: `nobody`, which owns nothing. */
 export const SANDBOX_HOST_UID = 65534;
 
@@ -17,9 +15,11 @@ export const SANDBOX_HOST_UID = 65534;
  * dies with it).
  *
  * Stage `inner` is the supervisor, pid 1 of the new pid namespace. It lays the
- * view on the root buildSandboxRoot made: the root read-only, /usr and the
- * system folders read-only, three devices, a tmpfs at /work capped in bytes
- * and inodes (filled with a copy of the staged inputs), a fresh /proc; sets
+ * view on the root buildSandboxRoot made, all in one `mount -a` over the run's
+ * fstab (sandboxFstab: one process for every mount): the root read-only, /usr
+ * and the system folders read-only, three devices, a tmpfs at /work capped in
+ * bytes and inodes, a fresh /proc; fills the tmpfs with a copy of the staged
+ * inputs; sets
  * the hostname; then `pivot_root . .` and a lazy unmount of the old root, so
  * no path leads back to the host's tree. It starts the program in its own
  * session (`setsid`: a signal the program sends to its group reaches only its
@@ -35,14 +35,14 @@ export const SANDBOX_HOST_UID = 65534;
  *
  * Arguments: stage, cgroup folders (colon-separated, `-` for none), mode
  * (`namespaces`/`plain`), drop uid (`1`/`0`), root, staged inputs folder (the
- * work directory itself in plain mode), tmpfs options, RLIMIT_DATA in KiB
- * (`-` for none), folders to bind read-only (colon-separated, may be empty),
- * then the Node command line. One process start per step: each costs a
- * millisecond or two, so there are few.
+ * work directory itself in plain mode), the fstab, RLIMIT_DATA in KiB (`-`
+ * for none), then the Node command line. Each process start costs 3–5 ms on
+ * a small VM (util-linux's mount parses the mount table each time), so there
+ * are as few as the protections allow.
  */
 export const SANDBOX_WRAPPER_SCRIPT = `set -e
-stage=$1; cgroups=$2; mode=$3; drop=$4; root=$5; inputs=$6; tmpfs=$7; data_kb=$8; binds=$9
-shift 9
+stage=$1; cgroups=$2; mode=$3; drop=$4; root=$5; inputs=$6; fstab=$7; data_kb=$8
+shift 8
 if [ "$stage" = host ]; then
   if [ "$cgroups" != - ]; then IFS=:; for cgroup in $cgroups; do echo $$ > "$cgroup/cgroup.procs"; done; unset IFS; fi
   if [ "$mode" = plain ]; then
@@ -51,19 +51,12 @@ if [ "$stage" = host ]; then
     exec "$@"
   fi
   if [ "$drop" = 1 ]; then
-    exec setpriv --reuid=${SANDBOX_HOST_UID} --regid=${SANDBOX_HOST_UID} --clear-groups unshare -rmnpuf --kill-child sh "$0" inner "$cgroups" "$mode" "$drop" "$root" "$inputs" "$tmpfs" "$data_kb" "$binds" "$@"
+    exec setpriv --reuid=${SANDBOX_HOST_UID} --regid=${SANDBOX_HOST_UID} --clear-groups unshare -rmnpuf --kill-child sh "$0" inner "$cgroups" "$mode" "$drop" "$root" "$inputs" "$fstab" "$data_kb" "$@"
   fi
-  exec unshare -rmnpuf --kill-child sh "$0" inner "$cgroups" "$mode" "$drop" "$root" "$inputs" "$tmpfs" "$data_kb" "$binds" "$@"
+  exec unshare -rmnpuf --kill-child sh "$0" inner "$cgroups" "$mode" "$drop" "$root" "$inputs" "$fstab" "$data_kb" "$@"
 fi
-mount -o bind,ro "$root" "$root"
-mount -o rbind,ro /usr "$root/usr"
-IFS=:
-for folder in $binds; do mount -o rbind,ro "$folder" "$root$folder"; done
-unset IFS
-for device in ${SANDBOX_DEVICES.join(" ")}; do mount --bind "/dev/$device" "$root/dev/$device"; done
-mount -t tmpfs -o "$tmpfs" tmpfs "$root/work"
+mount -a -T "$fstab"
 cp -R "$inputs/." "$root/work/"
-mount -t proc -o nosuid,nodev,noexec proc "$root/proc"
 hostname sandbox
 cd "$root"
 PATH="$PATH:/usr/sbin:/sbin" pivot_root . .
