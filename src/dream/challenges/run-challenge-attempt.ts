@@ -1,5 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { FixtureSnapshotTooLargeError } from "../errors/fixture-snapshot-too-large-error.js";
 import { classifyValidatorRun, type ValidatorRunVerdict } from "../gates/classify-validator-run.js";
 import type { Challenge } from "./challenge.js";
 import type { ChallengeSandbox, SandboxRunResult } from "./challenge-sandbox.js";
@@ -53,7 +54,7 @@ export async function runChallengeAttempt(
   }
 }
 
-/** Runs the setup in a fresh directory; `fixtures` is null when it failed. */
+/** Runs the setup in a fresh directory; `fixtures` is null when it failed or left more than a snapshot may hold (reason `fixture-snapshot-too-large`). */
 export async function prepareFixtures(
   challenge: Pick<Challenge, "setup">,
   sandbox: ChallengeSandbox,
@@ -61,8 +62,14 @@ export async function prepareFixtures(
 ): Promise<{ setup: SandboxRunResult; directory: string; fixtures: FixtureSnapshot | null }> {
   const directory = await workspace.fresh("setup");
   const setup = await sandbox.run({ source: challenge.setup, directory, role: "setup" });
-  const fixtures = setup.exitCode === 0 ? await takeFixtureSnapshot(directory) : null;
-  return { setup, directory, fixtures };
+  if (setup.exitCode !== 0) return { setup, directory, fixtures: null };
+  try {
+    return { setup, directory, fixtures: await takeFixtureSnapshot(directory) };
+  } catch (error) {
+    // Too many fixtures is the setup's failure, named in its result: the attempt stops at the setup as for any broken setup.
+    if (!(error instanceof FixtureSnapshotTooLargeError)) throw error;
+    return { setup: { ...setup, status: "failed", reason: "fixture-snapshot-too-large", stderr: `${setup.stderr}${error.message}\n` }, directory, fixtures: null };
+  }
 }
 
 /** Runs the validator in a fresh directory holding the fixtures and, unless null, the output file. */

@@ -1,2 +1,3 @@
 export { SandboxOptionsError } from "./sandbox-options-error.js";
 export { SandboxUnavailableError } from "./sandbox-unavailable-error.js";
+export { FixtureSnapshotTooLargeError } from "./fixture-snapshot-too-large-error.js";

@@ -1,4 +1,9 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { FixtureSnapshotTooLargeError } from "../../../src/dream/errors/index.js";
+import { FIXTURE_SNAPSHOT_LIMITS, takeFixtureSnapshot } from "../../../src/dream/challenges/fixture-snapshot.js";
 import { ChallengeSchema, challengeId, type Challenge } from "../../../src/dream/challenges/challenge.js";
 import { createChallengeSandbox } from "../../../src/dream/challenges/create-challenge-sandbox.js";
 import { runChallengeAttempt } from "../../../src/dream/challenges/run-challenge-attempt.js";
@@ -43,5 +48,28 @@ fs.writeFileSync("rate.json", JSON.stringify({ rate: 100 }));`;
     expect(challengeId(content)).toBe(challenge.id);
     expect(challengeId({ ...content, prompt: "Write rate.json!" })).not.toBe(challenge.id);
     expect(() => ChallengeSchema.parse({ ...challenge, outputFile: "../x.json" })).toThrow(/plain file name/);
+  });
+});
+
+describe("the fixture snapshot's caps", () => {
+  it("rejects a setup that leaves more bytes or files than a snapshot may hold, by name, before reading them", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "fixture-caps-"));
+    try {
+      await writeFile(join(folder, "a.txt"), "12345");
+      await mkdir(join(folder, "nested"));
+      await writeFile(join(folder, "nested", "b.txt"), "678");
+      expect([...(await takeFixtureSnapshot(folder, { maxBytes: 8, maxFiles: 2 })).keys()].sort()).toEqual(["a.txt", "nested/b.txt"]);
+      await expect(takeFixtureSnapshot(folder, { maxBytes: 7, maxFiles: 2 })).rejects.toThrow(FixtureSnapshotTooLargeError);
+      await expect(takeFixtureSnapshot(folder, { maxBytes: 8, maxFiles: 1 })).rejects.toThrow(/limit of 1 files/);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("stops the attempt at the setup, naming the breach, when the setup writes past the limits", async () => {
+    const flood = { ...challenge, setup: `const fs = require("fs"); for (let i = 0; i < ${FIXTURE_SNAPSHOT_LIMITS.maxFiles + 10}; i += 1) fs.writeFileSync("f" + i, "");` };
+    const result = await runChallengeAttempt(flood, CORRECT_SOLUTION, createChallengeSandbox({ timeoutMs: 20_000, maxFiles: FIXTURE_SNAPSHOT_LIMITS.maxFiles + 100 }));
+    expect(result).toMatchObject({ passed: false, stoppedAt: "setup", setup: { status: "failed", reason: "fixture-snapshot-too-large" } });
+    expect(result.setup.stderr).toMatch(/limit of 4096 files/);
   });
 });
