@@ -12,6 +12,7 @@ beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), "selfplay-sandbox-cli-"));
   await writeFile(join(folder, "hello.js"), `console.log("hello from", process.cwd());`);
   await writeFile(join(folder, "loop.js"), `for (;;) {}`);
+  await writeFile(join(folder, "gigabyte.js"), `const fs = require("fs"); const chunk = Buffer.alloc(1 << 20, 1); const fd = fs.openSync("big.bin", "w"); for (let i = 0; i < 1024; i += 1) fs.writeSync(fd, chunk); console.log("wrote 1 GiB");`);
 });
 afterAll(() => rm(folder, { recursive: true, force: true }));
 
@@ -32,6 +33,14 @@ describe("selfplay sandbox run", () => {
     expect(run.stdout).toMatch(/^killed \(timeout\): signal SIGKILL after \d+ ms\nisolation: namespaces /);
   });
 
+  it.skipIf(!probe.available)("stops a program writing 1 GiB at the disk cap with reason disk", async () => {
+    const run = await runCli(["sandbox", "run", join(folder, "gigabyte.js"), "--disk-mb", "32", "--json"]);
+    expect(run.code).toBe(1);
+    const printed = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(printed).toMatchObject({ status: "killed", reason: "disk", stdout: "" });
+    expect(printed.stderr).toMatch(/ENOSPC/);
+  });
+
   it("exits 2 on a missing file or a bad flag, naming it", async () => {
     const missing = await runCli(["sandbox", "run", join(folder, "absent.js")]);
     expect(missing).toMatchObject({ code: 2, stdout: "" });
@@ -43,5 +52,8 @@ describe("selfplay sandbox run", () => {
     expect(badMemory.code).toBe(2);
     expect(badMemory.stderr).toMatch(/--memory-mb: got "1"; expected an integer from 64 to 65536/);
     expect((await runCli(["sandbox", "run"])).code).toBe(2);
+    const badAllowance = await runCli(["sandbox", "run", join(folder, "hello.js"), "--allow-missing", "network"]);
+    expect(badAllowance).toMatchObject({ code: 2, stdout: "" });
+    expect(badAllowance.stderr).toMatch(/--allow-missing: .*namespaces, memory-cgroup, pids-cgroup/);
   });
 });
