@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { EnvironmentModuleError } from "../environments/errors/index.js";
+import { DeviceBuildConflictError, DeviceNotFoundError } from "../inference/errors/index.js";
 import {
   AdapterMismatchError,
   CorruptJsonlError,
@@ -33,7 +34,7 @@ import { registerTrainCompareCommand } from "./commands/train-compare-command.js
 import { registerTournamentCommand } from "./commands/tournament-command.js";
 
 /** Errors that mean the user's input (a flag, a file) was wrong: exit 2 with the message alone, no stack. */
-const BAD_INPUT_ERRORS = [InvalidInputError, EnvironmentModuleError, EpisodeModuleError, CorruptJsonlError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError, PrmModelError, PoolDefaultError];
+const BAD_INPUT_ERRORS = [InvalidInputError, EnvironmentModuleError, EpisodeModuleError, CorruptJsonlError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError, PrmModelError, PoolDefaultError, DeviceNotFoundError, DeviceBuildConflictError];
 
 /** Every command module, in the order `--help` lists them. */
 const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand, registerTrainCommand, registerTrainCompareCommand, registerPrmCommands, registerTournamentCommand, registerRiddlesCommand, registerBenchCommands, registerReplayCommand, registerExploitsCommands, registerSandboxCommand, registerDreamCommand];

@@ -7,6 +7,8 @@ import { parseInput } from "../../src/core/parse-input.js";
 import { GgufReader } from "../../src/gguf/gguf-reader.js";
 import { RandomStream, deriveStream } from "../../src/core/random/random-stream.js";
 import type { TrainingBatch } from "../../src/core/schemas/training-record.js";
+import { deviceRecord } from "../../src/inference/device/device-record.js";
+import type { ResolvedDevice } from "../../src/inference/device/resolve-device.js";
 import { defaultTrainerWeights } from "../interface/default-trainer-weights.js";
 import type { Trainer, TrainerSync } from "../interface/trainer.js";
 import type { TrainerWeights } from "../interface/trainer-checkpoint.js";
@@ -58,7 +60,7 @@ export class GgmlTrainer implements Trainer {
     readonly weights: TrainerWeights,
     private readonly configuration: TrainerConfiguration,
     private readonly syncDirectory: string,
-    private readonly policyOptions: { threads: number; cpuKernels: "auto" | "portable"; maxChunkTokens: number; memoryLimitBytes?: number },
+    private readonly policyOptions: { threads: number; cpuKernels: "auto" | "portable"; maxChunkTokens: number; device: string; memoryLimitBytes?: number },
   ) {
     this.constraintMasks = new BatchConstraintMasks(modelPath);
   }
@@ -78,7 +80,7 @@ export class GgmlTrainer implements Trainer {
       loraPath = join(parsed.syncDirectory, "policy-v0.lora.gguf");
       await createTrainableAdapter({ modelPath, path: loraPath, ...parsed.lora, seed: parsed.seed });
     }
-    const policyOptions = { threads, cpuKernels, maxChunkTokens, ...(memoryLimitBytes !== undefined && { memoryLimitBytes }) };
+    const policyOptions = { threads, cpuKernels, maxChunkTokens, device: parsed.device, ...(memoryLimitBytes !== undefined && { memoryLimitBytes }) };
     const policy = await GgmlPolicy.load({ modelPath, trainable: true, ...(loraPath !== undefined && { loraPath }), ...policyOptions });
     try {
       const reference = parsed.configuration.loss.klCoefficient > 0 ? await GgmlPolicy.load({ modelPath, ...policyOptions }) : undefined;
@@ -93,6 +95,11 @@ export class GgmlTrainer implements Trainer {
     return this.updatesDone;
   }
 
+  /** The device the policy (weights, gradients, moments) is on, and why. */
+  get device(): ResolvedDevice {
+    return this.policy.device;
+  }
+
   /** The adapter the engine must serve from the start (`lora`), else undefined: the base itself is version 0. */
   get initialAdapterPath(): string | undefined {
     return this.policy.loraPath;
@@ -100,6 +107,9 @@ export class GgmlTrainer implements Trainer {
 
   async update(batch: TrainingBatch): Promise<UpdateMetrics> {
     const constraintMasks = await this.constraintMasks.of(batch.records);
+    // The reference policy's graphs run in the update too.
+    const fallbackNodes = () => this.policy.fallbackNodes + (this.reference?.fallbackNodes ?? 0);
+    const fallbackBefore = fallbackNodes();
     const metrics = await ggmlTrainOnBatch(batch.records, {
       policy: this.policy,
       reference: this.reference,
@@ -109,7 +119,7 @@ export class GgmlTrainer implements Trainer {
       ...(constraintMasks !== undefined && { constraintMasks }),
     });
     this.updatesDone++;
-    return metrics;
+    return { ...metrics, fallbackNodes: fallbackNodes() - fallbackBefore };
   }
 
   async sync(client: InferenceClient, version: number): Promise<TrainerSync> {
@@ -125,7 +135,7 @@ export class GgmlTrainer implements Trainer {
   async saveCheckpoint(directory: string): Promise<void> {
     const steps = this.optimizer.steps;
     await saveTrainerCheckpoint(directory, {
-      manifest: { backend: this.backend, weights: this.weights, modelPath: this.modelPath, updates: this.updatesDone, minibatchRandom: this.minibatchRandom.state() },
+      manifest: { backend: this.backend, weights: this.weights, modelPath: this.modelPath, updates: this.updatesDone, minibatchRandom: this.minibatchRandom.state(), device: deviceRecord(this.policy.device) },
       writeWeights: (path) => this.exportFinal(path),
       writeOptimizer: steps > 0 ? (path) => writeGgmlOptimizerState(path, this.policy, steps) : undefined,
     });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { RandomStreamStateSchema } from "../../src/core/random/random-stream.js";
+import { DeviceRecordSchema } from "../../src/inference/device/device-record.js";
 
 /** The trainer implementations: `tfjs` (wasm, the reference) and `ggml` (the native addon, on llama.cpp's own library). */
 export const TrainerBackendSchema = z.enum(["tfjs", "ggml"]);
@@ -34,5 +35,7 @@ export const TrainerCheckpointManifestSchema = z.strictObject({
   optimizer: z.boolean(),
   /** The minibatch shuffler's seedrandom state, so a resumed run draws the same minibatches. */
   minibatchRandom: RandomStreamStateSchema,
+  /** The ggml device the weights were trained on (the ggml trainer); absent for tfjs. A checkpoint restores on any device. */
+  device: DeviceRecordSchema.optional(),
 });
 export type TrainerCheckpointManifest = z.infer<typeof TrainerCheckpointManifestSchema>;

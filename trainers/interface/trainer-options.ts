@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SeedSchema } from "../../src/core/schemas/sampler-settings.js";
+import { DeviceSchema } from "../../src/inference/device/device-option.js";
 import { LoraTargetSchema } from "../lora/create-trainable-adapter.js";
 import { TrainerConfigurationSchema } from "../rl/trainer-configuration.js";
 import { TrainerWeightsSchema } from "./trainer-checkpoint.js";
@@ -28,5 +29,11 @@ export const TrainerOptionsSchema = z.strictObject({
   syncDirectory: z.string().min(1),
   /** Seed of the minibatch shuffler (and of a fresh adapter's A). */
   seed: SeedSchema.default(0),
+  /**
+   * The ggml device the ggml trainer holds its weights, gradients and moments on: "auto" (the first GPU
+   * ggml finds, never a CPU-type Vulkan device; else the CPU), "cpu", "cuda[:N]" or "vulkan[:N]" — the
+   * learner engine's own device. The tfjs trainer runs on the CPU (wasm) whatever this says. Default "auto".
+   */
+  device: DeviceSchema.default("auto"),
 });
 export type TrainerOptions = z.input<typeof TrainerOptionsSchema>;

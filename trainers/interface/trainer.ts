@@ -1,5 +1,6 @@
 import type { InferenceClient } from "../../src/core/inference-client.js";
 import type { TrainingBatch } from "../../src/core/schemas/training-record.js";
+import type { ResolvedDevice } from "../../src/inference/device/resolve-device.js";
 import type { UpdateMetrics } from "../rl/update-metrics.js";
 import type { TrainerBackend, TrainerWeights } from "./trainer-checkpoint.js";
 
@@ -29,6 +30,8 @@ export interface Trainer {
   readonly modelPath: string;
   /** Policy updates done (restored from a checkpoint). */
   readonly updates: number;
+  /** The ggml device the weights live on, and why (the ggml trainer); undefined for tfjs, which runs on the CPU (wasm). */
+  readonly device?: ResolvedDevice | undefined;
   /** One policy update on a batch: the records it can train, minibatched, one optimizer step each. */
   update(batch: TrainingBatch): Promise<UpdateMetrics>;
   /**

@@ -35,4 +35,9 @@ export interface UpdateMetrics {
   optimizerSteps: number;
   skippedOptimizerSteps: number;
   elapsedMs: number;
+  /**
+   * Graph nodes the ggml trainer computed on ggml's CPU during this update although its policy is on
+   * another device (an operation the device lacks; 0 on the CPU). Absent for tfjs.
+   */
+  fallbackNodes?: number;
 }

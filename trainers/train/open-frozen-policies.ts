@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import type { InferenceClient } from "../../src/core/inference-client.js";
 import { GgufReader } from "../../src/gguf/gguf-reader.js";
+import type { Device } from "../../src/inference/device/device-option.js";
 import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
 import { LORA_ADAPTER_KEYS } from "../../src/inference/model-files/lora-adapter-format.js";
 
@@ -23,8 +24,10 @@ export async function openFrozenPolicies(
   sequences: number,
   /** The environment's `contextSize`, when it asks for one: a frozen opponent reads the same prompts. */
   contextSize?: number,
+  /** The run's device (`configuration.device`). Default "auto". */
+  device: Device = "auto",
 ): Promise<FrozenPolicies> {
-  const context = contextSize === undefined ? {} : { contextSize };
+  const context = { device, ...(contextSize !== undefined && { contextSize }) };
   const byPolicy = new Map<string, InferenceClient>();
   const roleClients: Record<string, InferenceClient> = {};
   const dispose = async () => {

@@ -13,7 +13,10 @@ import { JsonlAppender } from "../../src/core/jsonl/jsonl-appender.js";
 import { parseInput } from "../../src/core/parse-input.js";
 import type { Environment } from "../../src/environments/environment.js";
 import { EnvironmentModuleError } from "../../src/environments/errors/index.js";
+import { deviceRecord, type DeviceRecord } from "../../src/inference/device/device-record.js";
+import type { ResolvedDevice } from "../../src/inference/device/resolve-device.js";
 import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
+import { findDevice } from "../../src/inference/native/open-native-device.js";
 import { createTrainer } from "../interface/create-trainer.js";
 import type { Trainer } from "../interface/trainer.js";
 import type { TrainerBackend } from "../interface/trainer-checkpoint.js";
@@ -53,6 +56,8 @@ export interface TrainOptions {
   /** Told each time one of a step's top-level episodes ends: `done` of `total` (a progress bar). */
   onRolloutProgress?: (progress: { step: number; done: number; total: number }) => void;
   onEvaluation?: (evaluation: TrainingEvaluation) => void;
+  /** Told, once the learner's engine is open, which device the run's models are on and why (`describeDevice`). */
+  onDevice?: (device: ResolvedDevice) => void;
 }
 
 export interface TrainResult {
@@ -60,6 +65,8 @@ export interface TrainResult {
   finalModel: string;
   evaluations: TrainingEvaluation[];
   configuration: TrainingConfiguration;
+  /** The device the learner's engine (and the ggml trainer) ran on. */
+  device: DeviceRecord;
 }
 
 /**
@@ -114,13 +121,18 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   }
   // An environment whose prompts outgrow the model's default context asks for more.
   const contextSize = environment.contextSize === undefined ? {} : { contextSize: environment.contextSize };
+  const { device: requestedDevice } = configuration;
   const client: InferenceClient =
     workers > 0 && engine === "per-worker"
-      ? await WorkerEngineClient.create({ modelPath: options.modelPath, sequences: configuration.sequences, threads: perWorkerThreads(workers), ...contextSize })
-      : await LlamaInferenceClient.create({ modelPath: options.modelPath, sequences: configuration.sequences, ...contextSize });
-  const judgeClient = options.judgeModelPath === undefined ? undefined : await LlamaInferenceClient.create({ modelPath: options.judgeModelPath, sequences: configuration.sequences, ...contextSize });
+      ? await WorkerEngineClient.create({ modelPath: options.modelPath, sequences: configuration.sequences, threads: perWorkerThreads(workers), device: requestedDevice, ...contextSize })
+      : await LlamaInferenceClient.create({ modelPath: options.modelPath, sequences: configuration.sequences, device: requestedDevice, ...contextSize });
+  // Per-worker engines open in their threads: the device they resolve to is the one this process's ggml resolves.
+  const device = client instanceof LlamaInferenceClient ? client.device : await findDevice(requestedDevice);
+  options.onDevice?.(device);
+  const judgeClient =
+    options.judgeModelPath === undefined ? undefined : await LlamaInferenceClient.create({ modelPath: options.judgeModelPath, sequences: configuration.sequences, device: requestedDevice, ...contextSize });
   // Frozen opponents: their own engines, never synced, their Steps never trained on.
-  const frozen = await openFrozenPolicies(environment.frozenRoles ?? {}, options.modelPath, configuration.sequences, environment.contextSize);
+  const frozen = await openFrozenPolicies(environment.frozenRoles ?? {}, options.modelPath, configuration.sequences, environment.contextSize, requestedDevice);
   const trainer =
     typeof options.trainer === "object"
       ? options.trainer
@@ -131,6 +143,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
           configuration: configuration.trainer,
           syncDirectory: join(directory, "policies"),
           seed: configuration.seed,
+          device: requestedDevice,
         });
   const plannedPrompts = environment.plan.reduce((sum, entry) => sum + entry.count * (entry.groupSize ?? 1), 0);
   const arena = new Arena({
@@ -239,7 +252,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     }
     await evaluate(configuration.steps);
     const finalModel = await trainer.exportFinal(join(directory, trainer.weights === "lora" ? "final.lora.gguf" : "final.gguf"));
-    return { finalModel, evaluations, configuration };
+    return { finalModel, evaluations, configuration, device: deviceRecord(device) };
   } finally {
     await metrics.close();
     await rollouts.close();

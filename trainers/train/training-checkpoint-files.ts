@@ -64,12 +64,13 @@ export function findTrainingCheckpoint(directory: string): Promise<LatestCheckpo
 /**
  * Throws unless the model, environment and configuration are the ones the
  * checkpoint's run started with; the message names every field that differs.
+ * The device is not compared: a run may go on on another machine's device.
  */
 export function assertSameTrainingRun(directory: string, checkpoint: TrainingCheckpoint, run: { modelPath: string; environment: string; configuration: unknown }): void {
   const asJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as JsonValue;
   const differences = jsonDifferences(
-    asJson({ model: checkpoint.modelPath, env: checkpoint.environment.name, ...checkpoint.configuration }),
-    asJson({ model: resolve(run.modelPath), env: run.environment, ...(run.configuration as object) }),
+    asJson({ model: checkpoint.modelPath, env: checkpoint.environment.name, ...checkpoint.configuration, device: undefined }),
+    asJson({ model: resolve(run.modelPath), env: run.environment, ...(run.configuration as object), device: undefined }),
   );
   if (differences.length === 0) return;
   const listed = differences.map(({ path, before, after }) => `${path} ${JSON.stringify(before)} → ${JSON.stringify(after)}`).join(", ");

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { JsonValueSchema } from "../../src/core/json.js";
 import { SeedSchema } from "../../src/core/schemas/sampler-settings.js";
+import { DeviceSchema } from "../../src/inference/device/device-option.js";
 import { TrainerWeightsSchema } from "../interface/trainer-checkpoint.js";
 import { TrainerLoraOptionsSchema } from "../interface/trainer-options.js";
 import { FrontierConfigurationSchema } from "../rl/frontier-configuration.js";
@@ -37,6 +38,12 @@ export const TrainingConfigurationSchema = z.strictObject({
   weights: TrainerWeightsSchema.optional(),
   /** The adapter a `lora` run trains (rank, alpha, targets). */
   lora: TrainerLoraOptionsSchema.default(TrainerLoraOptionsSchema.parse({})),
+  /**
+   * Where every model of the run runs — the learner's engine, the ggml trainer (the same device), a judge,
+   * frozen opponents: "auto" (the first GPU ggml finds, never a CPU-type Vulkan device; else the CPU),
+   * "cpu", "cuda[:N]" or "vulkan[:N]". A resumed run may go on on another device. Default "auto".
+   */
+  device: DeviceSchema.default("auto"),
   /** The environment's own options (its factory validates them), e.g. `{"solvers": 16}` for arithmetic. */
   environment: JsonValueSchema.default({}),
 });

@@ -21,6 +21,8 @@ import { TrainingConfigurationSchema } from "../../../trainers/train/training-co
 import type { TrainingStepMetrics } from "../../../trainers/train/training-step-metrics.js";
 import { EXIT, type CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
+import { DEVICE_FLAG, deviceOption } from "../device-flag.js";
+import { describeDevice } from "../../inference/device/resolve-device.js";
 import { integerFlag, numberFlag } from "../flag-schemas.js";
 import { parseOptions } from "../parse-options.js";
 import { createProgressBar, type ProgressBar } from "../progress-bar.js";
@@ -48,6 +50,7 @@ export const TrainCommandOptionsSchema = z.object({
     .pipe(z.array(LoraTargetSchema, { error: `comma-separated matrix kinds among ${LoraTargetSchema.options.join(", ")}` }))
     .optional(),
   ...POOL_FLAGS,
+  ...DEVICE_FLAG,
 });
 
 /**
@@ -76,6 +79,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
       ...baseConfiguration,
       ...(options.seed !== undefined && { seed: options.seed }),
       ...(options.steps !== undefined && { steps: options.steps }),
+      ...(options.device !== undefined && { device: options.device }),
       frontier: frontierInput(baseConfiguration.frontier, options),
       ...(Object.keys(lora).length > 0 && { lora }),
     },
@@ -125,6 +129,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
     pool: { workers: pool.workers, engine: pool.engine },
     ...(options.judgeModel !== undefined && { judgeModelPath: options.judgeModel }),
     ...(resumed && { resume: resumed }),
+    onDevice: (device) => io.stderr(`${describeDevice(device)}\n`),
     onRolloutProgress: ({ step, done, total }) => {
       if (progress.step !== step) progress = { step, bar: createProgressBar(io, `step ${step}/${configuration.steps}`) };
       progress.bar.update(done, total);
@@ -146,6 +151,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
     environment: environment.name,
     model: modelPath,
     trainer: backend,
+    device: result.device,
     steps: configuration.steps,
     seed: configuration.seed,
     frontier: { mode: configuration.frontier.mode, ...(configuration.frontier.prmPath !== undefined && { prmPath: configuration.frontier.prmPath }), reasons },
@@ -222,6 +228,7 @@ export function registerTrainCommand(program: Command, context: CommandContext):
     .addOption(new Option("--frontier <mode>", "how clustered prompts are chosen: uniform (default), prm (the PRM-weighted FrontierTracker)"))
     .addOption(new Option("--prm <dir>", "the PRM (selfplay prm train --out) the prm frontier scores clusters with"))
     .addOption(new Option("--trainer <backend>", "ggml (default when the native addon is built) or tfjs"))
+    .addOption(deviceOption())
     .addOption(new Option("--judge-model <file>", "run judges on this model instead of the policy"))
     .addOption(new Option("--lora-rank <n>", "LoRA rank when training an adapter (default 16)"))
     .addOption(new Option("--lora-alpha <x>", "LoRA alpha (default 32)"))

@@ -7,7 +7,7 @@ import { z } from "zod";
  */
 export const DeviceSchema = z
   .string()
-  .regex(/^(auto|cpu|cuda(:\d+)?|vulkan(:\d+)?)$/, 'expected "auto", "cpu", "cuda[:N]" or "vulkan[:N]" (N: the device\'s index among that backend\'s)');
+  .regex(/^(auto|cpu|cuda(:\d+)?|vulkan(:\d+)?)$/, 'one of: auto, cpu, cuda, cuda:N, vulkan, vulkan:N (N: the device\'s index among that backend\'s)');
 export type Device = z.infer<typeof DeviceSchema>;
 
 /** The kinds of device a request names: a backend of ggml's, "cpu", or "auto". */

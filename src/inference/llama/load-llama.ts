@@ -1,6 +1,6 @@
 import { getLlama, LlamaLogLevel, type Llama, type LlamaGpuType } from "node-llama-cpp";
 import { parseDevice, type Device } from "../device/device-option.js";
-import { DeviceBuildConflictError } from "../errors/index.js";
+import { DeviceBuildConflictError, DeviceNotFoundError } from "../errors/index.js";
 
 /**
  * libgomp's spin count at a barrier before a thread sleeps, for builds of
@@ -43,7 +43,12 @@ export function loadLlama(device: Device): Promise<Llama> {
   }
   // libgomp reads its settings once, when llama.cpp's CPU backend loads it; a user's own setting wins.
   if (process.env.GOMP_SPINCOUNT === undefined && process.env.OMP_WAIT_POLICY === undefined) process.env.GOMP_SPINCOUNT = GOMP_SPINCOUNT;
-  const llama = getLlama({ gpu: build, build: "never", logLevel: LlamaLogLevel.error });
+  const llama = getLlama({ gpu: build, build: "never", logLevel: LlamaLogLevel.error }).catch((error: unknown) => {
+    if (build === "auto" || build === false) throw error;
+    // node-llama-cpp's GPU binaries are installed for every machine; without the driver or a device they do not load.
+    const backend = build === "cuda" ? "CUDA" : "Vulkan";
+    throw new DeviceNotFoundError(device, ["CPU"], `node-llama-cpp's ${backend} binaries do not load on this machine (${error instanceof Error ? error.message : String(error)}): no ${backend} driver or device`);
+  });
   loaded = { build, llama };
   // A failed load (no CUDA library, say) leaves the choice open for the next request.
   llama.catch(() => {

@@ -1,0 +1,15 @@
+import { Option } from "commander";
+import { DeviceSchema } from "../inference/device/device-option.js";
+
+/** `--device`, on every command that opens a model: the values DeviceSchema takes, with the message a user sees for any other. */
+export const DEVICE_FLAG = {
+  device: DeviceSchema.optional(),
+};
+
+/** The help line of `--device`. */
+export const DEVICE_HELP = "where models run: auto (default: the first GPU ggml finds, never a CPU-type Vulkan device; else the CPU), cpu, cuda[:N] or vulkan[:N]";
+
+/** The `--device <device>` option, to add to a command. */
+export function deviceOption(): Option {
+  return new Option("--device <device>", DEVICE_HELP);
+}
