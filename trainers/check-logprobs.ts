@@ -1,3 +1,5 @@
+import { DeviceSchema } from "../src/inference/device/device-option.js";
+import type { ResolvedDevice } from "../src/inference/device/resolve-device.js";
 import { z } from "zod";
 import { parseInput } from "../src/core/parse-input.js";
 import type { Constraint } from "../src/core/schemas/constraint.js";
@@ -50,13 +52,18 @@ export const CheckLogprobsOptionsSchema = z.strictObject({
    * agreement is read against. Default true.
    */
   engineFloor: z.boolean().default(true),
+  /**
+   * Where the engine and the ggml trainer run: "auto" (the first GPU ggml finds, never a CPU-type Vulkan
+   * device; else the CPU), "cpu", "cuda[:N]" or "vulkan[:N]". tfjs runs on the CPU (wasm) whatever this says. Default "auto".
+   */
+  device: DeviceSchema.default("auto"),
 });
 export type CheckLogprobsOptions = z.input<typeof CheckLogprobsOptionsSchema>;
 
 export interface CheckLogprobsResult extends LogprobAgreement {
   modelPath: string;
   loraPath: string | null;
-  /** The tfjs backend and why better ones were passed over, or "ggml cpu". */
+  /** The tfjs backend and why better ones were passed over, or "ggml cpu" ("ggml Vulkan0" … on another device). */
   backend: string;
   /** The trainer that recomputed the logprobs. */
   trainer: "tfjs" | "ggml";
@@ -72,6 +79,10 @@ export interface CheckLogprobsResult extends LogprobAgreement {
   constrained: LogprobAgreement;
   /** The engine against itself (alone vs in a batch of 16); null when not measured. */
   engineFloor: EngineFloor | null;
+  /** The device the engine sampled (and measured its floor) on, and why. */
+  engineDevice: ResolvedDevice;
+  /** The ggml trainer's device; null for tfjs (the CPU, wasm). */
+  trainerDevice: ResolvedDevice | null;
 }
 
 /** What `constrained` samples under: a small JSON object, a bias toward closing strings so a random model's answers end. */
@@ -100,7 +111,8 @@ export async function checkLogprobs(options: CheckLogprobsOptions): Promise<Chec
   const policy = await loadScorer(parsed);
   try {
     const contextSize = parsed.contextSize ?? Math.min(policy.configuration.contextLength, ENGINE_DEFAULT_CONTEXT);
-    const client = await LlamaInferenceClient.create({ modelPath, loraPath, mode: "exact", sequences, threads, contextSize });
+    const client = await LlamaInferenceClient.create({ modelPath, loraPath, mode: "exact", sequences, threads, contextSize, device: parsed.device });
+    const engineDevice = client.device;
     let samples: Awaited<ReturnType<typeof sampleCompletions>>;
     try {
       samples = await sampleCompletions(client, { tokens, sequences, temperatures, seed, contextSize, ...(parsed.constrained && { constraint: CHECK_CONSTRAINT }) });
@@ -109,7 +121,7 @@ export async function checkLogprobs(options: CheckLogprobsOptions): Promise<Chec
     }
 
     const engineFloor = parsed.engineFloor
-      ? await measureEngineFloor({ modelPath, loraPath, requests: samples.map(({ request }) => request), contextSize, threads })
+      ? await measureEngineFloor({ modelPath, loraPath, requests: samples.map(({ request }) => request), contextSize, threads, device: parsed.device })
       : null;
     const masks = await constraintMasksOf(samples, modelPath);
     const trainerLogprobs = await policy.logprobsBatch(
@@ -143,6 +155,8 @@ export async function checkLogprobs(options: CheckLogprobsOptions): Promise<Chec
       })),
       constrained: agreementOf(({ output }) => output.constrained),
       engineFloor,
+      engineDevice,
+      trainerDevice: policy.device ?? null,
     };
   } finally {
     await policy.dispose();
@@ -176,6 +190,8 @@ async function constraintMasksOf(samples: Awaited<ReturnType<typeof sampleComple
 interface LogprobScorer {
   configuration: { contextLength: number };
   backend: string;
+  /** The ggml trainer's device (tfjs: none). */
+  device?: ResolvedDevice;
   logprobsBatch(sequences: readonly ScoredSequence[]): Promise<Float64Array[]>;
   dispose(): Promise<void> | void;
 }
@@ -183,8 +199,8 @@ interface LogprobScorer {
 async function loadScorer(options: z.output<typeof CheckLogprobsOptionsSchema>): Promise<LogprobScorer> {
   const { modelPath, loraPath, trainer } = options;
   if (trainer === "ggml") {
-    const policy = await GgmlPolicy.load({ modelPath, loraPath, threads: options.threads });
-    return { configuration: policy.configuration, backend: "ggml cpu", logprobsBatch: (sequences) => policy.logprobsBatch(sequences), dispose: () => policy.dispose() };
+    const policy = await GgmlPolicy.load({ modelPath, loraPath, threads: options.threads, device: options.device });
+    return { configuration: policy.configuration, backend: `ggml ${policy.device.cpu ? "cpu" : policy.device.name}`, device: policy.device, logprobsBatch: (sequences) => policy.logprobsBatch(sequences), dispose: () => policy.dispose() };
   }
   const policy = await Policy.load({ modelPath, loraPath, backends: options.backends });
   return {

@@ -1,5 +1,9 @@
 import { Option } from "commander";
+import type { InferenceClient } from "../core/inference-client.js";
 import { DeviceSchema } from "../inference/device/device-option.js";
+import { describeDevice } from "../inference/device/resolve-device.js";
+import { LlamaInferenceClient } from "../inference/llama/llama-inference-client.js";
+import type { CliIo } from "./cli-io.js";
 
 /** `--device`, on every command that opens a model: the values DeviceSchema takes, with the message a user sees for any other. */
 export const DEVICE_FLAG = {
@@ -12,4 +16,9 @@ export const DEVICE_HELP = "where models run: auto (default: the first GPU ggml 
 /** The `--device <device>` option, to add to a command. */
 export function deviceOption(): Option {
   return new Option("--device <device>", DEVICE_HELP);
+}
+
+/** Says on stderr, once a model is open, which device it is on and why; a scripted client (no model) says nothing. */
+export function announceDevice(io: CliIo, client: InferenceClient): void {
+  if (client instanceof LlamaInferenceClient) io.stderr(`${describeDevice(client.device)}\n`);
 }

@@ -4,7 +4,9 @@ import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
 import { checkLogprobs, type CheckLogprobsResult } from "../../../trainers/check-logprobs.js";
 import { EXIT, type CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
+import { DEVICE_FLAG, deviceOption } from "../device-flag.js";
 import { parseOptions } from "../parse-options.js";
+import { describeDevice } from "../../inference/device/resolve-device.js";
 
 const integerFlag = (minimum: number, maximum = Number.MAX_SAFE_INTEGER) =>
   z.coerce
@@ -24,6 +26,7 @@ export const CheckLogprobsCommandOptionsSchema = z.object({
   trainer: z.enum(["tfjs", "ggml"], { error: 'tfjs or ggml' }).default("tfjs"),
   constrained: z.boolean().default(false),
   engineFloor: z.boolean().default(true),
+  ...DEVICE_FLAG,
 });
 export type CheckLogprobsCommandOptions = z.infer<typeof CheckLogprobsCommandOptionsSchema>;
 
@@ -40,7 +43,10 @@ export async function checkLogprobsCommand(rawOptions: unknown, io: CliIo): Prom
     trainer: options.trainer,
     constrained: options.constrained,
     engineFloor: options.engineFloor,
+    device: options.device,
   });
+  io.stderr(`${describeDevice(result.engineDevice)}\n`);
+  if (result.trainerDevice !== null && result.trainerDevice.name !== result.engineDevice.name) io.stderr(`trainer ${describeDevice(result.trainerDevice)}\n`);
   io.stdout(options.json ? `${JSON.stringify(result)}\n` : formatAgreement(result));
   return EXIT.ok;
 }
@@ -73,6 +79,7 @@ export function registerCheckLogprobsCommand(program: Command, { io, setExitCode
     .addOption(new Option("--trainer <name>", "trainer that recomputes the logprobs: tfjs (the reference) or ggml (the native addon)").default("tfjs"))
     .addOption(new Option("--constrained", "every other request answers under a JSON schema with a logit bias; its tokens are scored under the grammar masks the addon rebuilds and reported apart"))
     .addOption(new Option("--no-engine-floor", "skip the engine's own floor (the first 16 requests re-decoded alone and in one batch of 16)"))
+    .addOption(deviceOption())
     .addOption(new Option("--json", "print the result as one JSON object"))
     .action(async (flags: Record<string, unknown>) => {
       setExitCode(await checkLogprobsCommand(flags, io));

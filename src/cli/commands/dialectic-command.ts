@@ -12,6 +12,7 @@ import { ScriptedInferenceClient } from "../../inference/scripted-inference-clie
 import { EXIT, type CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { integerFlag } from "../flag-schemas.js";
+import { announceDevice, DEVICE_FLAG, deviceOption } from "../device-flag.js";
 import { parseOptions } from "../parse-options.js";
 
 export const DialecticCommandOptionsSchema = z.object({
@@ -21,6 +22,7 @@ export const DialecticCommandOptionsSchema = z.object({
   maxRounds: integerFlag(1, 100),
   seed: integerFlag(0, MAX_SEED),
   json: z.boolean().default(false),
+  ...DEVICE_FLAG,
 });
 export type DialecticCommandOptions = z.infer<typeof DialecticCommandOptionsSchema>;
 
@@ -44,7 +46,8 @@ export async function dialecticCommand(rawOptions: unknown, io: CliIo): Promise<
     options.model === undefined
       ? new ScriptedInferenceClient({ rules: scriptedDialecticRules })
       : // Critic prompts carry the task, the proposal and the answer format, and a critique may take ~900 tokens.
-        await LlamaInferenceClient.create({ modelPath: options.model, contextSize: DIALECTIC_CONTEXT_SIZE });
+        await LlamaInferenceClient.create({ modelPath: options.model, contextSize: DIALECTIC_CONTEXT_SIZE, device: options.device });
+  announceDevice(io, client);
   try {
     const arena = new Arena({ client, seed: options.seed }).register(new DialecticEpisode({ maxRounds: options.maxRounds, critics }));
     const [result] = await arena.generateRollouts([{ episodeType: "dialectic", artifact: { task: options.task } }]);
@@ -115,6 +118,7 @@ export function registerDialecticCommand(program: Command, { io, setExitCode }: 
     .description("Refine a proposal through proposer/critic rounds until it converges, oscillates, stalls or runs out of rounds.")
     .addOption(new Option("--task <text>", "what the proposer must produce (required)"))
     .addOption(new Option("--model <file>", "GGUF model playing proposer and critics (default: a scripted demo)"))
+    .addOption(deviceOption())
     .addOption(new Option("--critics <n>", `critics judging each proposal, an integer from 1 to ${CRITIC_FOCUSES.length}`).default("1"))
     .addOption(new Option("--max-rounds <n>", "rounds before stopping with max_rounds, an integer from 1 to 100").default("5"))
     .addOption(new Option("--seed <n>", "run seed, an integer from 0 to 4294967295").default("0"))

@@ -16,6 +16,7 @@ import { bundledArithmeticBase } from "../../inference/model-files/bundled-model
 import { EXIT } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { integerFlag, numberFlag } from "../flag-schemas.js";
+import { announceDevice, DEVICE_FLAG, deviceOption } from "../device-flag.js";
 import { parseOptions } from "../parse-options.js";
 
 export const DreamCommandOptionsSchema = z
@@ -34,6 +35,7 @@ export const DreamCommandOptionsSchema = z
     /** A file whose modification marks host activity, for `--idle-after`. */
     activityFile: z.string().min(1, "a file path").optional(),
     json: z.boolean().default(false),
+    ...DEVICE_FLAG,
   })
   .refine((options) => options.once !== options.loop, { message: "exactly one of --once or --loop", path: ["once"] })
   .refine((options) => options.idleAfter === undefined || options.loop, { message: "--idle-after only with --loop", path: ["idleAfter"] })
@@ -82,7 +84,8 @@ export async function dreamCommand(rawOptions: unknown, context: CommandContext,
   if (options.model !== undefined && !existsSync(options.model)) throw new InvalidInputError("--model", "an existing GGUF file (check the path)", options.model);
   const now = context.now;
   const workspace = await DreamWorkspace.open(options.out, { seed: options.seed, now, log: (message) => !options.json && io.stderr(`frontier: ${message}\n`) });
-  const client = await LlamaInferenceClient.create({ modelPath: options.model ?? bundledArithmeticBase(), contextSize: DREAM_CONTEXT_SIZE });
+  const client = await LlamaInferenceClient.create({ modelPath: options.model ?? bundledArithmeticBase(), contextSize: DREAM_CONTEXT_SIZE, device: options.device });
+  announceDevice(io, client);
   try {
     const sandbox = createChallengeSandbox();
     const solver = clientDreamSolver(client);
@@ -122,6 +125,7 @@ export function registerDreamCommand(program: Command, context: CommandContext):
     .addOption(new Option("--loop", "cycle with the adaptive cooldown (5-180 s) until Ctrl-C, <out>/STOP or a new line in <out>/dream_inbox.md"))
     .addOption(new Option("--out <dir>", "output folder (cycles.jsonl, playbook.json, journal.jsonl, frontier.json, trajectories.jsonl); a later run continues it").default(join("runs", "dream")))
     .addOption(new Option("--model <file>", "GGUF model for the solver, generator and lesson judge (default: the bundled base, whose JavaScript fails — a valid failed cycle)"))
+    .addOption(deviceOption())
     .addOption(new Option("--seed <n>", "run seed, an integer from 0 to 4294967295").default("0"))
     .addOption(new Option("--idle-after <minutes>", "with --loop: start each cycle only after this many idle minutes (no change to --activity-file, or since start without one)"))
     .addOption(new Option("--activity-file <file>", "with --idle-after: a file the host touches when busy"))

@@ -9,6 +9,7 @@ import { ensureDefaultModel } from "../../inference/model-files/default-model.js
 import { EXIT } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { integerFlag } from "../flag-schemas.js";
+import { announceDevice, DEVICE_FLAG, deviceOption } from "../device-flag.js";
 import { parseOptions } from "../parse-options.js";
 
 export const EvalCommandOptionsSchema = z.object({
@@ -20,6 +21,7 @@ export const EvalCommandOptionsSchema = z.object({
   samples: integerFlag(0, 64),
   sequences: integerFlag(1, 256),
   json: z.boolean().default(false),
+  ...DEVICE_FLAG,
 });
 
 const ProblemLineSchema = z.object({ problem: z.string().min(1), answer: z.union([z.string(), z.number()]).transform(String) });
@@ -39,7 +41,8 @@ export async function evalCommand(rawOptions: unknown, { io }: CommandContext): 
   }
   if (options.n !== undefined && options.n < examples.length) examples = sampleWithoutReplacement(examples, options.n, options.seed);
   const modelPath = options.model ?? (await ensureDefaultModel());
-  const client = await LlamaInferenceClient.create({ modelPath, sequences: options.sequences });
+  const client = await LlamaInferenceClient.create({ modelPath, sequences: options.sequences, device: options.device });
+  announceDevice(io, client);
   try {
     const result = await evaluateArithmetic(client, examples, { samples: options.samples, seed: options.seed });
     if (options.json) io.stdout(`${JSON.stringify({ model: modelPath, task: options.task, ...result })}\n`);
@@ -58,6 +61,7 @@ export function registerEvalCommand(program: Command, context: CommandContext): 
     .command("eval")
     .description("Greedy accuracy (and pass@k) of a model on a task's held-out problems or a problems file.")
     .addOption(new Option("--model <file>", "GGUF model (default: the bundled default model)"))
+    .addOption(deviceOption())
     .addOption(new Option("--task <name>", "the task: arithmetic").default("arithmetic"))
     .addOption(new Option("--problems <file>", 'JSONL, one {"problem": "23+45", "answer": "68"} a line (default: the held-out split)'))
     .addOption(new Option("--n <n>", "problems to draw (default: all)"))

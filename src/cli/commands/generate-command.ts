@@ -7,6 +7,7 @@ import { ensureDefaultModel } from "../../inference/model-files/default-model.js
 import { EXIT } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { integerFlag, numberFlag } from "../flag-schemas.js";
+import { announceDevice, DEVICE_FLAG, deviceOption } from "../device-flag.js";
 import { parseOptions } from "../parse-options.js";
 
 export const GenerateCommandOptionsSchema = z.object({
@@ -17,13 +18,15 @@ export const GenerateCommandOptionsSchema = z.object({
   seed: integerFlag(0, MAX_SEED),
   maxTokens: integerFlag(1, 65_536),
   json: z.boolean().default(false),
+  ...DEVICE_FLAG,
 });
 
 /** `selfplay generate`: one completion on the real engine, with every token's id and logprob. */
 export async function generateCommand(rawOptions: unknown, { io }: CommandContext): Promise<number> {
   const options = parseOptions(GenerateCommandOptionsSchema, rawOptions);
   const modelPath = options.model ?? (await ensureDefaultModel());
-  const client = await LlamaInferenceClient.create({ modelPath, sequences: 1, ...(options.lora && { loraPath: options.lora }) });
+  const client = await LlamaInferenceClient.create({ modelPath, sequences: 1, device: options.device, ...(options.lora && { loraPath: options.lora }) });
+  announceDevice(io, client);
   try {
     const [output] = await client.generate([
       {
@@ -53,6 +56,7 @@ export function registerGenerateCommand(program: Command, context: CommandContex
     .command("generate")
     .description("Complete one prompt on the real engine and print its tokens with their ids and logprobs.")
     .addOption(new Option("--model <file>", "GGUF model (default: the bundled default model, created on first use)"))
+    .addOption(deviceOption())
     .addOption(new Option("--lora <file>", "LoRA adapter GGUF to apply over the model"))
     .addOption(new Option("--prompt <text>", "the user message to answer"))
     .addOption(new Option("--temperature <t>", "sampling temperature, a number from 0 (greedy) to 100").default("1"))

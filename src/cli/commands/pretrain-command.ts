@@ -18,6 +18,7 @@ import { exportPolicyModel } from "../../../trainers/sync/export-policy-model.js
 import { EXIT } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { integerFlag, numberFlag } from "../flag-schemas.js";
+import { announceDevice, DEVICE_FLAG, deviceOption } from "../device-flag.js";
 import { parseOptions } from "../parse-options.js";
 
 export const PretrainCommandOptionsSchema = z.object({
@@ -33,6 +34,7 @@ export const PretrainCommandOptionsSchema = z.object({
   out: z.string({ error: "the GGUF file to write (--out FILE)" }).min(1, "a file path"),
   from: z.string().min(1, "a GGUF file path").optional(),
   force: z.boolean().default(false),
+  ...DEVICE_FLAG,
 });
 
 /**
@@ -56,9 +58,12 @@ export async function pretrainCommand(rawOptions: unknown, { io }: CommandContex
   const metrics = await JsonlAppender.open(`${options.out}.metrics.jsonl`);
   const heldOut = heldOutExamples(options.evaluateProblems);
   const started = performance.now();
+  let announced = false;
   const evaluate = async (step: number) => {
     await exportPolicyModel(policy, options.out);
-    const client = await LlamaInferenceClient.create({ modelPath: options.out, sequences: 16 });
+    const client = await LlamaInferenceClient.create({ modelPath: options.out, sequences: 16, device: options.device });
+    if (!announced) announceDevice(io, client);
+    announced = true;
     try {
       const result = await evaluateArithmetic(client, heldOut);
       await metrics.append({ step, heldOutAccuracy: result.accuracy, n: result.n, elapsedSeconds: (performance.now() - started) / 1000 });
@@ -110,6 +115,7 @@ export function registerPretrainCommand(program: Command, context: CommandContex
     .addOption(new Option("--from <file>", "continue from this model instead of a random one (--preset and --arch are then ignored)"))
     .addOption(new Option("--out <file>", "the GGUF model to write"))
     .addOption(new Option("--force", "overwrite --out"))
+    .addOption(deviceOption())
     .action(async (flags: Record<string, unknown>) => {
       context.setExitCode(await pretrainCommand(flags, context));
     });

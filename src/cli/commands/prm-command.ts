@@ -26,7 +26,9 @@ import { trainPrm } from "../../../trainers/prm/train-prm.js";
 import { EXIT } from "../cli-io.js";
 import type { CommandContext, RegisterCommand } from "../command-context.js";
 import { integerFlag, numberFlag } from "../flag-schemas.js";
+import { DEVICE_FLAG, deviceOption } from "../device-flag.js";
 import { parseOptions } from "../parse-options.js";
+import { describeDevice } from "../../inference/device/resolve-device.js";
 
 export const PrmTrainCommandOptionsSchema = z.object({
   trajectories: z.string({ error: "a glob of labelled-trajectory JSONL files (--trajectories GLOB)" }).min(1, "a glob"),
@@ -55,6 +57,7 @@ export const PrmLabelCommandOptionsSchema = z.object({
   sequences: integerFlag(1, 256),
   env: z.string().min(1, "a built-in environment name or a JavaScript module path").optional(),
   json: z.boolean().default(false),
+  ...DEVICE_FLAG,
 });
 
 export const PrmScoreCommandOptionsSchema = z.object({
@@ -159,7 +162,9 @@ export async function prmLabelCommand(rawOptions: unknown, { io }: CommandContex
   const clientFor = async (policy: RunFinalPolicy | undefined) => {
     if (policy === undefined) return undefined;
     const key = JSON.stringify(policy);
-    const client = clients.get(key) ?? (await LlamaInferenceClient.create({ ...policy, sequences: options.sequences }));
+    const opened = clients.get(key);
+    const client = opened ?? (await LlamaInferenceClient.create({ ...policy, sequences: options.sequences, device: options.device }));
+    if (clients.size === 0 && opened === undefined) io.stderr(`${describeDevice(client.device)}\n`);
     clients.set(key, client);
     return client;
   };
@@ -229,6 +234,7 @@ export const registerPrmCommands: RegisterCommand = (program: Command, context: 
     .addOption(new Option("--out <file>", "JSONL file of labelled states to write"))
     .addOption(new Option("--rollouts <k>", "continuations per prefix; 0 labels every prefix with its trajectory's outcome").default("0"))
     .addOption(new Option("--model <file>", "GGUF model the continuations are sampled on (default: each run's final.gguf, or final.lora.gguf over its base); its tokenizer reads the tokens"))
+    .addOption(deviceOption())
     .addOption(new Option("--chunk <n>", "completion tokens per prefix step").default("1"))
     .addOption(new Option("--seed <n>", "seed of the continuations").default("0"))
     .addOption(new Option("--sequences <n>", "sequences the engine decodes in parallel").default("16"))

@@ -12,6 +12,7 @@ import { parseRiddleConfig, type RiddleConfig } from "../../riddles/riddle-confi
 import { EXIT, type CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { integerFlag } from "../flag-schemas.js";
+import { announceDevice, DEVICE_FLAG, deviceOption } from "../device-flag.js";
 import { parseOptions } from "../parse-options.js";
 import { readConfigurationFile } from "../read-configuration-file.js";
 
@@ -30,6 +31,7 @@ export const RiddlesCommandOptionsSchema = z.object({
   domain: z.enum(DOMAINS, { error: `one of: ${DOMAINS.join(", ")}` }).optional(),
   seed: integerFlag(0, MAX_SEED),
   json: z.boolean().default(false),
+  ...DEVICE_FLAG,
 });
 export type RiddlesCommandOptions = z.infer<typeof RiddlesCommandOptionsSchema>;
 
@@ -51,7 +53,8 @@ export async function riddlesCommand(rawOptions: unknown, { io, now }: Pick<Comm
   const out = options.out ?? join("runs", `riddles-${now().toISOString().replace(/[:.]/g, "-")}`);
   if (existsSync(join(out, "config.json"))) throw new InvalidInputError("--out", `a folder without a run in it (${join(out, "config.json")} exists; choose another --out)`, out);
   const modelPath = options.model ?? bundledArithmeticBase();
-  const client = await LlamaInferenceClient.create({ modelPath, ...(config.domain === "free-form" && { contextSize: FREE_FORM_CONTEXT_SIZE }) });
+  const client = await LlamaInferenceClient.create({ modelPath, device: options.device, ...(config.domain === "free-form" && { contextSize: FREE_FORM_CONTEXT_SIZE }) });
+  announceDevice(io, client);
   const progress = riddlesProgressBar(io);
   try {
     const result = await runRiddleCurriculum({
@@ -125,6 +128,7 @@ export function registerRiddlesCommand(program: Command, context: CommandContext
     .addOption(new Option("--episodes <n>", "curriculum episodes, an integer from 1 to 1000000 (required)"))
     .addOption(new Option("--out <dir>", "run folder (default runs/riddles-<timestamp>); must not hold a run already"))
     .addOption(new Option("--model <file>", "GGUF model playing every role (default: the bundled arithmetic base; required for --domain free-form)"))
+    .addOption(deviceOption())
     .addOption(new Option("--config <file>", "curriculum config as JSON (keys: domain, reward, band, solvers, waveSize, earlyStop, validityRetries, maxPartnersPerSolver, maxTotalPartners, duplicates, memory, streamGradeEachSolver, statusEverySolvers)"))
     .addOption(new Option("--domain <domain>", `riddle domain, overriding the config's: ${DOMAINS.join(" or ")}`))
     .addOption(new Option("--seed <n>", "run seed, an integer from 0 to 4294967295").default("0"))

@@ -15,6 +15,7 @@ import { EXIT } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { EPISODE_CATALOG } from "../episode-catalog.js";
 import { integerFlag } from "../flag-schemas.js";
+import { announceDevice, DEVICE_FLAG, deviceOption } from "../device-flag.js";
 import { parseOptions } from "../parse-options.js";
 import { describePoolSetting, POOL_ENGINE_HELP, POOL_FLAGS, resolvePoolSetting, WORKERS_HELP } from "../pool-setting.js";
 import { createProgressBar } from "../progress-bar.js";
@@ -30,6 +31,7 @@ export const RunCommandOptionsSchema = z.object({
   concurrency: integerFlag(1),
   out: z.string().min(1, "a folder path").optional(),
   ...POOL_FLAGS,
+  ...DEVICE_FLAG,
 });
 export type RunCommandOptions = z.infer<typeof RunCommandOptionsSchema>;
 
@@ -59,8 +61,9 @@ export async function runCommand(episodeName: string, rawOptions: unknown, { io,
     modelPath === undefined
       ? new ScriptedInferenceClient({ rules: entry.scriptedRules })
       : pool.workers > 0 && pool.engine === "per-worker"
-        ? await WorkerEngineClient.create({ modelPath, sequences: options.sequences, threads: perWorkerThreads(pool.workers) })
-        : await LlamaInferenceClient.create({ modelPath, sequences: options.sequences });
+        ? await WorkerEngineClient.create({ modelPath, sequences: options.sequences, threads: perWorkerThreads(pool.workers), device: options.device })
+        : await LlamaInferenceClient.create({ modelPath, sequences: options.sequences, device: options.device });
+  announceDevice(io, client);
   try {
     const arena = new Arena({
       client,
@@ -116,6 +119,7 @@ export function registerRunCommand(program: Command, context: CommandContext): v
     .argument("<episode>", `one of: ${Object.entries(EPISODE_CATALOG).map(([name, entry]) => `${name} (${entry.description})`).join("; ")}`)
     .addOption(new Option("--client <client>", "inference client: llama (node-llama-cpp, the default) or scripted (a deterministic test double)"))
     .addOption(new Option("--model <file>", "GGUF model to play with (default: the bundled default model, created in models/ on first use)"))
+    .addOption(deviceOption())
     .addOption(new Option("--sequences <n>", "sequences the engine decodes in parallel, an integer from 1 to 256").default("4"))
     .addOption(new Option("--seed <n>", "run seed, an integer from 0 to 4294967295").default("0"))
     .addOption(new Option("--count <n>", "episodes (prompts) to play, an integer ≥ 1").default("16"))
