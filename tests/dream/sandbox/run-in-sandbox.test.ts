@@ -45,23 +45,24 @@ describe.skipIf(!probe.available)(`runInSandbox in namespaces${probe.available ?
     expectHostUnharmed("marker-loop");
   });
 
-  it("stops a heap bomb (reason memory)", async () => {
-    const result = await runInSandbox({ source: "const kept = []; for (;;) kept.push({ filler: new Array(1000).fill(1) });", args: ["marker-heap"], ...limits });
+  it("stops a heap bomb (reason memory, from the memory cgroup's OOM counter)", { timeout: 40_000 }, async () => {
+    // The smallest cgroup (64 + 1 MiB) and a generous clock: the OOM killer, not the timer, must end it even on a loaded machine.
+    const result = await runInSandbox({ source: "const kept = []; for (;;) kept.push({ filler: new Array(1000).fill(1) });", args: ["marker-heap"], ...limits, memoryMb: 64, diskMb: 1, timeoutMs: 30_000 });
     expect(result).toMatchObject({ status: "killed", reason: "memory" });
     expectHostUnharmed("marker-heap");
   });
 
-  it("stops a Buffer bomb, which V8's heap flag alone does not see (reason memory)", async () => {
-    const result = await runInSandbox({ source: "const kept = []; for (;;) kept.push(Buffer.alloc(1 << 20, 1));", args: ["marker-buffer"], ...limits });
+  it("stops a Buffer bomb, which V8's heap flag alone does not see (reason memory)", { timeout: 40_000 }, async () => {
+    const result = await runInSandbox({ source: "const kept = []; for (;;) kept.push(Buffer.alloc(1 << 20, 1));", args: ["marker-buffer"], ...limits, timeoutMs: 30_000 });
     expect(result).toMatchObject({ status: "killed", reason: "memory" });
     expectHostUnharmed("marker-buffer");
   });
 
-  it("refuses a fork bomb: Node's permission model by default, the pids cap when child processes are allowed", async () => {
+  it("refuses a fork bomb: Node's permission model by default, the pids cap when child processes are allowed", { timeout: 40_000 }, async () => {
     const bomb = `const { spawn } = require("child_process"); for (let i = 0; i < 4; i += 1) spawn(process.execPath, [__filename, "marker-fork"], { stdio: "inherit" }); setTimeout(() => {}, 60000);`;
     const refused = await runInSandbox({ source: bomb, args: ["marker-fork"], ...limits });
     expect(refused).toMatchObject({ status: "failed", reason: "exit-code", errorCode: "ERR_ACCESS_DENIED" });
-    const capped = await runInSandbox({ source: bomb, args: ["marker-fork"], ...limits, timeoutMs: 3_000, allowChildProcesses: true, permissionFlags: false });
+    const capped = await runInSandbox({ source: bomb, args: ["marker-fork"], ...limits, timeoutMs: 8_000, maxProcesses: 32, allowChildProcesses: true, permissionFlags: false });
     expect(capped).toMatchObject({ status: "killed", reason: "process-limit" });
     expectHostUnharmed("marker-fork");
   });
@@ -157,10 +158,10 @@ describe("runInSandbox without namespaces (unshare refused)", () => {
     expect(result.warnings[0]).toMatch(/^no namespaces \(unshare: unshare failed: Operation not permitted\): the program can reach the network/);
   });
 
-  it("still refuses files outside the work directory, and the memory cgroup still decides `memory`", async () => {
+  it("still refuses files outside the work directory, and the memory cgroup still decides `memory`", { timeout: 40_000 }, async () => {
     const escape = await runInSandbox({ source: `require("fs").readFileSync("/etc/passwd")`, ...limits, allowMissing: ["namespaces"] }, refused);
     expect(escape).toMatchObject({ status: "failed", reason: "exit-code", errorCode: "ERR_ACCESS_DENIED" });
-    const bomb = await runInSandbox({ source: "const kept = []; for (;;) kept.push(Buffer.alloc(1 << 20, 1));", ...limits, allowMissing: ["namespaces"] }, refused);
+    const bomb = await runInSandbox({ source: "const kept = []; for (;;) kept.push(Buffer.alloc(1 << 20, 1));", ...limits, timeoutMs: 30_000, allowMissing: ["namespaces"] }, refused);
     expect(bomb).toMatchObject({ status: "killed", reason: "memory" });
   });
 });
