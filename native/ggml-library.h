@@ -102,6 +102,7 @@
   X(ggml_backend_alloc_ctx_tensors)            \
   X(ggml_backend_buffer_free)                  \
   X(ggml_backend_buffer_clear)                 \
+  X(ggml_backend_buffer_set_usage)             \
   X(ggml_backend_buffer_get_size)              \
   X(ggml_backend_tensor_set)                   \
   X(ggml_backend_tensor_get)                   \

@@ -380,6 +380,13 @@ GgmlPolicyWeights loadGgmlPolicyWeights(const GgmlLibrary& ggml, const GgmlPolic
       }
     }
     if (!c.loraPath.empty()) loadAdapter(ggml, c, weights, backend);
+    // Marked as weights: a scheduler (GgmlGraphRunner's, when a node falls back to the CPU) runs each
+    // operation on the backend that holds its weights, and copies the rest; unmarked, it would place
+    // everything downstream of the CPU-side inputs on the CPU.
+    for (ggml_backend_buffer_t buffer : {weights.buffer, weights.twinBuffer, weights.adapterBuffer, weights.transposedBuffer}) {
+      if (buffer != nullptr) ggml.ggml_backend_buffer_set_usage(buffer, GGML_BACKEND_BUFFER_USAGE_WEIGHTS);
+    }
+    for (ggml_backend_buffer_t buffer : weights.extraBuffers) ggml.ggml_backend_buffer_set_usage(buffer, GGML_BACKEND_BUFFER_USAGE_WEIGHTS);
   } catch (...) {
     freeGgmlPolicyWeights(ggml, weights);
     throw;

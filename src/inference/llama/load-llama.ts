@@ -43,6 +43,12 @@ export function loadLlama(device: Device): Promise<Llama> {
   }
   // libgomp reads its settings once, when llama.cpp's CPU backend loads it; a user's own setting wins.
   if (process.env.GOMP_SPINCOUNT === undefined && process.env.OMP_WAIT_POLICY === undefined) process.env.GOMP_SPINCOUNT = GOMP_SPINCOUNT;
+  // ggml-vulkan's matrix products on a device with f16 arithmetic keep their operand tiles in f16 (and f16 products
+  // accumulate in f16): on Mesa's llvmpipe the trainer's f32 logprobs moved by 1.3e-2 from ggml's CPU and the engine's
+  // by ~3e-3. The f32 shaders keep Vulkan's arithmetic f32 for the engine and the trainer alike, as exact mode's f32 KV
+  // cache does for the cache. ggml reads this when it first opens a Vulkan device; SELFPLAY_VULKAN_F16=1 (or the
+  // user's own GGML_VK_DISABLE_F16) leaves ggml's choice.
+  if (build !== false && process.env.GGML_VK_DISABLE_F16 === undefined && process.env.SELFPLAY_VULKAN_F16 !== "1") process.env.GGML_VK_DISABLE_F16 = "1";
   const llama = getLlama({ gpu: build, build: "never", logLevel: LlamaLogLevel.error }).catch((error: unknown) => {
     if (build === "auto" || build === false) throw error;
     // node-llama-cpp's GPU binaries are installed for every machine; without the driver or a device they do not load.
