@@ -1,0 +1,1 @@
+int selfplay_rehearsal_stub;
