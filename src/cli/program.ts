@@ -17,6 +17,7 @@ import { EXIT, type CliIo } from "./cli-io.js";
 import type { CommandContext, RegisterCommand } from "./command-context.js";
 import { registerBenchCommands } from "./commands/bench-command.js";
 import { registerCheckLogprobsCommand } from "./commands/check-logprobs-command.js";
+import { registerDevicesCommand } from "./commands/devices-command.js";
 import { registerDialecticCommand } from "./commands/dialectic-command.js";
 import { registerDreamCommand } from "./commands/dream-command.js";
 import { registerEvalCommand } from "./commands/eval-command.js";
@@ -37,7 +38,7 @@ import { registerTournamentCommand } from "./commands/tournament-command.js";
 const BAD_INPUT_ERRORS = [InvalidInputError, EnvironmentModuleError, EpisodeModuleError, CorruptJsonlError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError, PrmModelError, PoolDefaultError, DeviceNotFoundError, DeviceBuildConflictError];
 
 /** Every command module, in the order `--help` lists them. */
-const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand, registerTrainCommand, registerTrainCompareCommand, registerPrmCommands, registerTournamentCommand, registerRiddlesCommand, registerBenchCommands, registerReplayCommand, registerExploitsCommands, registerSandboxCommand, registerDreamCommand];
+const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand, registerTrainCommand, registerTrainCompareCommand, registerPrmCommands, registerTournamentCommand, registerRiddlesCommand, registerBenchCommands, registerDevicesCommand, registerReplayCommand, registerExploitsCommands, registerSandboxCommand, registerDreamCommand];
 
 export interface MainOptions {
   io: CliIo;
