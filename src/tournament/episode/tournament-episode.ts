@@ -117,7 +117,7 @@ export class TournamentEpisode extends Episode<TournamentArtifact, TournamentEpi
       citizens[citizen] = {
         outcome,
         submitted: world.actions.filter((action) => action.actor === citizen).length,
-        rejected: world.events.filter((event) => event.type === "rejected" && event.action.actor === citizen).length,
+        rejected: world.events.filter((event) => event.type === "rejected" && event.action?.actor === citizen).length,
         calls: agent.tally.calls,
         invalid: agent.tally.invalid,
       };

@@ -1,22 +1,38 @@
 import type { Kernel } from "../kernel/kernel.js";
 import { KernelParamsSchema, type PatchableParamName } from "../kernel/kernel-schema.js";
 import type { LegalityRule } from "../kernel/legality-rules.js";
-import type { Action } from "../world/actions.js";
+import { describeReceived, readAction, type Action, type ReadAction } from "../world/actions.js";
 import { effectiveParams } from "../world/effective-params.js";
 import { citizenById, totalFunds, type WorldState } from "../world/world-state.js";
 
 export type LegalityResult =
   | { legal: true; reason: null; article: null; rule: null }
-  | { legal: false; reason: string; /** The id of the kernel article that decided. */ article: string; rule: LegalityRule };
+  | { legal: false; reason: string; /** The id of the kernel article that decided. */ article: string; rule: LegalityRule }
+  /** Not an action of the closed vocabulary at all: no article decides, the action schema does. */
+  | { legal: false; reason: string; article: null; rule: null };
 
 const LEGAL: LegalityResult = { legal: true, reason: null, article: null, rule: null };
 
+/** The refusal of something that is not an action of the closed vocabulary, naming the field and what it must be. */
+export function malformedAction(read: Extract<ReadAction, { ok: false }>): LegalityResult {
+  return { legal: false, reason: `not an action: ${read.field}: got ${describeReceived(read.received)}; expected ${read.allowed}`, article: null, rule: null };
+}
+
 /**
- * The gate: whether `action` may be applied to `state` under `kernel`. Pure —
- * it reads its arguments only and changes none of them — so a replay's outcome
- * depends on nothing but the transcript and the kernel text.
+ * The gate: whether `action` may be applied to `state` under `kernel`. It
+ * reads the action with the closed vocabulary's schema first, so whatever a
+ * caller hands it — a negative, fractional, NaN or string amount, an unknown
+ * type, a `__proto__` key — is refused with its reason, never thrown on.
+ * Pure — it reads its arguments only and changes none of them — so a replay's
+ * outcome depends on nothing but the transcript and the kernel text.
  */
-export function checkLegality(state: WorldState, action: Action, kernel: Kernel): LegalityResult {
+export function checkLegality(state: WorldState, action: unknown, kernel: Kernel): LegalityResult {
+  const read = readAction(action);
+  return read.ok ? checkActionLegality(state, read.action, kernel) : malformedAction(read);
+}
+
+/** The gate for an action already read with `readAction`. */
+export function checkActionLegality(state: WorldState, action: Action, kernel: Kernel): LegalityResult {
   const reject = (rule: LegalityRule, reason: string): LegalityResult => ({ legal: false, reason, article: kernel.articleFor(rule).id, rule });
   const actor = citizenById(state, action.actor);
   if (actor === undefined) return reject("citizen.active", `${action.actor} is not a citizen`);

@@ -27,9 +27,10 @@ export interface EpisodeMetrics {
    */
   treasuryIntegrityPermille: number;
   /**
-   * Turnout on decided proposals: 1000 × Σ ballots cast / Σ active citizens at
-   * each tally, rounded down; 0 when no proposal was decided (nobody took
-   * part in a decision).
+   * Turnout on decided proposals: 1000 × Σ ballots counted / Σ citizens whose
+   * ballot could count at each tally (the active ones plus the exited ones who
+   * voted on it: Art. 5 keeps a ballot after its citizen exits), rounded down,
+   * so 0–1000; 0 when no proposal was decided (nobody took part in a decision).
    */
   participationPermille: number;
   /**
@@ -66,8 +67,13 @@ export function episodeMetrics(state: Readonly<WorldState>, events: readonly Tou
   const excess = Math.max(0, red.reduce((sum, entry) => sum + entry.welfare, 0) - redFairShare);
   const treasuryIntegrityPermille = total === 0 ? WHOLE : Math.floor((WHOLE * (total - excess)) / total);
 
+  // Participation (Art. 5): a ballot stays counted at the tally after its citizen exits, so the figure's
+  // denominator is every citizen whose ballot the tally could count — the active ones plus those who voted
+  // and have since exited. Dividing by the active alone reached 3000 on legal play.
   let cast = 0;
   let eligible = 0;
+  const exited = new Set<string>();
+  const voters = new Map<string, string[]>();
   let rejectedActions = 0;
   let exits = 0;
   let closedRounds = 0;
@@ -75,15 +81,19 @@ export function episodeMetrics(state: Readonly<WorldState>, events: readonly Tou
   let emergencyInForce = false;
   for (const event of events) {
     switch (event.type) {
+      case "vote_cast":
+        voters.set(event.proposalId, [...(voters.get(event.proposalId) ?? []), event.actor]);
+        break;
       case "proposal_decided":
         cast += event.yes + event.no;
-        eligible += event.active;
+        eligible += event.active + (voters.get(event.proposalId) ?? []).filter((citizen) => exited.has(citizen)).length;
         break;
       case "rejected":
         rejectedActions += 1;
         break;
       case "citizen_exited":
         exits += 1;
+        exited.add(event.actor);
         break;
       case "emergency_declared":
         emergencyInForce = true;

@@ -109,7 +109,7 @@ function reportEpisode(episode: TournamentEpisodeResult, articleOrder: readonly 
   const rejected = new Map<string, number>();
   let roundsPlayed = 0;
   for (const event of episode.events) {
-    if (event.type === "rejected") rejected.set(event.article, (rejected.get(event.article) ?? 0) + 1);
+    if (event.type === "rejected") rejected.set(event.article ?? "action schema", (rejected.get(event.article ?? "action schema") ?? 0) + 1);
     else if (event.type === "round_ended") roundsPlayed += 1;
   }
   return {

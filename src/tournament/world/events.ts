@@ -14,7 +14,8 @@ interface EventBase {
  */
 export type TournamentEvent = EventBase &
   (
-    | { type: "rejected"; action: Action; reason: string; article: string }
+    /** `action` and `article` are null for a submission that is not an action of the vocabulary (the schema refused it, no article decided). */
+    | { type: "rejected"; action: Action | null; reason: string; article: string | null }
     | { type: "passed"; actor: string }
     | { type: "proposal_opened"; proposalId: string; actor: string; kind: "spend" | "amendment"; amount?: number; recipient?: string; changes?: Partial<Record<PatchableParamName, number | boolean>> }
     | { type: "vote_cast"; proposalId: string; actor: string; support: boolean }

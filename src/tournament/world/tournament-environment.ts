@@ -3,8 +3,8 @@ import { deriveStream } from "../../core/random/random-stream.js";
 import { parseInput } from "../../core/parse-input.js";
 import type { Kernel } from "../kernel/kernel.js";
 import type { PatchableParamName } from "../kernel/kernel-schema.js";
-import { checkLegality, type LegalityResult } from "../legality/check-legality.js";
-import type { Action } from "./actions.js";
+import { checkActionLegality, checkLegality, malformedAction, type LegalityResult } from "../legality/check-legality.js";
+import { readAction, type Action } from "./actions.js";
 import { effectiveParams } from "./effective-params.js";
 import type { EventDraft, TournamentEvent } from "./events.js";
 import { activeCitizens, citizenById, type CitizenState, type Proposal, type WorldState } from "./world-state.js";
@@ -95,19 +95,34 @@ export class TournamentEnvironment {
   }
 
   /** What the gate would say of `action` now, without applying it. */
-  check(action: Action): LegalityResult {
+  check(action: unknown): LegalityResult {
     return checkLegality(this.worldState, action, this.kernel);
   }
 
-  step(action: Action): StepResult {
-    const verdict = checkLegality(this.worldState, action, this.kernel);
+  /**
+   * The gate for every caller: `action` is read with the closed vocabulary's
+   * schema, then judged by the kernel, before anything changes. Whatever it is
+   * given, it returns (never throws): a malformed submission is a `rejected`
+   * event naming the field (article null: no article decides) and is not part
+   * of the transcript, since it is not an action; an illegal action is a
+   * `rejected` event with its article and is in the transcript; only a legal
+   * one changes the state. The log and the transcript keep frozen copies.
+   */
+  step(action: unknown): StepResult {
+    const read = readAction(action);
     const firstNew = this.log.length;
-    this.submitted.push(action);
+    if (!read.ok) {
+      const refusal = malformedAction(read);
+      this.emit({ type: "rejected", action: null, reason: refusal.reason ?? "", article: null });
+      return { legal: false, reason: refusal.reason, article: null, events: this.log.slice(firstNew) };
+    }
+    const verdict = checkActionLegality(this.worldState, read.action, this.kernel);
+    this.submitted.push(read.action);
     if (!verdict.legal) {
-      this.emit({ type: "rejected", action, reason: verdict.reason, article: verdict.article });
+      this.emit({ type: "rejected", action: read.action, reason: verdict.reason, article: verdict.article });
       return { legal: false, reason: verdict.reason, article: verdict.article, events: this.log.slice(firstNew) };
     }
-    this.apply(action);
+    this.apply(read.action);
     this.worldState.turnIndex += 1;
     if (this.worldState.turnIndex >= this.worldState.turnOrder.length) this.endRound();
     return { legal: true, reason: null, article: null, events: this.log.slice(firstNew) };
@@ -121,7 +136,7 @@ export class TournamentEnvironment {
   }
 
   private emit(draft: EventDraft): void {
-    this.log.push({ seq: this.log.length, round: this.worldState.round, ...draft } as TournamentEvent);
+    this.log.push(freezeEvent({ seq: this.log.length, round: this.worldState.round, ...draft } as TournamentEvent));
   }
 
   private drawTurnOrder(round: number): string[] {
@@ -215,7 +230,7 @@ export class TournamentEnvironment {
     state.turnOrder = this.drawTurnOrder(state.round);
     state.turnIndex = 0;
     // Logged under the round that ended.
-    this.log.push({ seq: this.log.length, round: state.round - 1, type: "round_ended", nextTurnOrder: [...state.turnOrder] });
+    this.log.push(freezeEvent({ seq: this.log.length, round: state.round - 1, type: "round_ended", nextTurnOrder: [...state.turnOrder] }));
   }
 
   private tally(proposal: Proposal): void {
@@ -262,6 +277,12 @@ function copyWorldState(state: WorldState): WorldState {
     emergency: state.emergency === null ? null : { ...state.emergency },
     paramOverrides: { ...state.paramOverrides },
   };
+}
+
+/** The log is append-only: an event, once logged, cannot be changed by anyone holding it (its arrays and objects are fresh copies). */
+function freezeEvent(event: TournamentEvent): TournamentEvent {
+  for (const value of Object.values(event)) if (typeof value === "object" && value !== null) Object.freeze(value);
+  return Object.freeze(event);
 }
 
 function sortedChanges(changes: Record<string, number | boolean>): Partial<Record<PatchableParamName, number | boolean>> {

@@ -40,7 +40,7 @@ describe("searchRedTeam", () => {
     expect(handOver).toBe(true);
 
     const amended = replayTranscript(result.transcript, v2, { acrossVersions: true });
-    expect(amended.events.some((event) => event.type === "rejected" && event.action.type === "DeclareEmergency" && event.article === "Art. 6" && event.reason.includes("must pass"))).toBe(true);
+    expect(amended.events.some((event) => event.type === "rejected" && event.action?.type === "DeclareEmergency" && event.article === "Art. 6" && event.reason.includes("must pass"))).toBe(true);
     expect(captureProgress("exit-blocking", amended.events, { ...context, kernel: v2 }).finding).toBeNull();
     expect(captureProgress("emergency-overstay", amended.events, { ...context, kernel: v2 }).finding).toBeNull();
   });

@@ -119,7 +119,7 @@ describe("TournamentEnvironment invariants over seeded random action sequences",
               const [event, ...more] = result.events;
               invariant(isDeepStrictEqual(environment.state, before), () => `a refused ${action.type} changed the state`);
               invariant(environment.actorOnTurn === actorBefore, () => `a refused ${action.type} moved the turn from ${actorBefore}`);
-              invariant(environment.events.length === eventsBefore + 1 && more.length === 0 && event?.type === "rejected" && event.article.length > 0, () => `a refused ${action.type} logged ${JSON.stringify(result.events)}`);
+              invariant(environment.events.length === eventsBefore + 1 && more.length === 0 && event?.type === "rejected" && event.article !== null && event.article.length > 0, () => `a refused ${action.type} logged ${JSON.stringify(result.events)}`);
             }
             const state = environment.state;
             // Funds are conserved and whole: treasury + Σ balances is the starting treasury.

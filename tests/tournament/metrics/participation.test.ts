@@ -1,0 +1,33 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parseKernel } from "../../../src/tournament/kernel/load-kernel.js";
+import { episodeMetrics } from "../../../src/tournament/metrics/episode-metrics.js";
+import { TournamentEnvironment } from "../../../src/tournament/world/tournament-environment.js";
+
+const kernel = parseKernel(readFileSync("kernels/constitution-0.1.0.yaml", "utf8"), "0.1.0");
+
+/** Plays one action for whoever is on turn: `choose(actor, round)` returns the action, or Pass. */
+function playRound(environment: TournamentEnvironment, choose: (actor: string) => unknown): void {
+  const round = environment.turn;
+  while (environment.turn === round && environment.actorOnTurn !== null) {
+    const actor = environment.actorOnTurn;
+    expect(environment.step(choose(actor) ?? { type: "Pass", actor }).legal).toBe(true);
+  }
+}
+
+describe("participation (Art. 5: a ballot stays counted after its citizen exits)", () => {
+  it("stays within 0–1000 when voters exit before the tally, and counts their ballots over the citizens who could cast them", () => {
+    const environment = new TournamentEnvironment(kernel, { seed: 3 });
+    const proposer = environment.actorOnTurn as string;
+    const stayer = environment.citizens().find((citizen) => citizen !== proposer) as string;
+    // Round 0: the first citizen on turn proposes, every other citizen votes yes.
+    playRound(environment, (actor) => (actor === proposer ? { type: "ProposeSpend", actor, amount: 10, recipient: proposer } : { type: "Vote", actor, proposalId: "p0", support: true }));
+    // Round 1: five of the six voters exit before the window closes; the tally runs at the round's end.
+    playRound(environment, (actor) => (actor === proposer || actor === stayer ? undefined : { type: "Exit", actor }));
+    const decided = environment.events.find((event) => event.type === "proposal_decided");
+    expect(decided).toMatchObject({ type: "proposal_decided", proposalId: "p0", yes: 6, no: 0, active: 2, outcome: "passed" });
+    const metrics = episodeMetrics(environment.state, environment.events, { redTeam: [] });
+    // 6 ballots counted; 2 active citizens + 5 exited voters could have cast one: floor(1000 × 6 / 7).
+    expect(metrics.participationPermille).toBe(857);
+  });
+});
