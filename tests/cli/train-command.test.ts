@@ -35,9 +35,15 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
     // A random model earns no advantage: zero-advantage records are left out of the update unless an entropy bonus makes them count.
     await writeFile(config, JSON.stringify({ environment: { proposals: 4, solvers: 2, evaluateProblems: 8 }, sequences: 4, evaluateEvery: 0, trainer: { loss: { entropyCoefficient: 0.05 } } }));
     const out = join(folder, "run");
-    const { code, stdout, stderr } = await runCli(["train", "--model", modelPath, "--config", config, "--steps", "2", "--seed", "3", "--out", out]);
+    const { code, stdout, stderr } = await runCli(["train", "--model", modelPath, "--config", config, "--steps", "2", "--seed", "3", "--out", out, "--device", "cpu"]);
     expect(code).toBe(0);
     expect(stderr).toMatch(/step 2\/2: reward proposer/);
+    // The device: said once on stderr, recorded in report.json and (the ggml trainer's own) in trainer.json.
+    expect(stderr.match(/^device: .*$/gm)).toEqual([expect.stringMatching(/^device: CPU \(.*\) — asked for the CPU$/)]);
+    const device = { requested: "cpu", name: "CPU", description: expect.any(String), backend: "CPU" };
+    expect(JSON.parse(await readFile(join(out, "report.json"), "utf8")).device).toEqual(device);
+    const trainer = JSON.parse(await readFile(join(out, "checkpoints/step-2.trainer/trainer.json"), "utf8")) as { backend: string; device?: unknown };
+    expect(trainer.device).toEqual(trainer.backend === "ggml" ? device : undefined);
     const report = JSON.parse(stdout) as { steps: number; evaluations: { step: number }[] };
     expect(report.steps).toBe(2);
     expect(report.evaluations.map((entry) => entry.step)).toEqual([0, 2]);
@@ -48,6 +54,8 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
       expect(line.trainedRecords).toBeGreaterThan(0);
       expect(line.mismatchKl).toBeLessThan(1e-6);
       expect(line.syncSeconds).toBeGreaterThan(0);
+      // On the CPU no graph node falls back to it (the ggml trainer counts them; tfjs has none).
+      expect(line.fallbackNodes).toBe(trainer.backend === "ggml" ? 0 : undefined);
     }
     // One rollouts.jsonl line per proposal; the report says how targets were chosen.
     expect((await readFile(join(out, "rollouts.jsonl"), "utf8")).trimEnd().split("\n")).toHaveLength(2 * 4);
