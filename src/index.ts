@@ -51,6 +51,23 @@ export {
 // Inference on local models
 export { LlamaInferenceClient } from "./inference/llama/llama-inference-client.js";
 export { LlamaInferenceClientOptionsSchema, type LlamaInferenceClientOptions } from "./inference/llama/llama-client-options.js";
+export {
+  DeviceSchema,
+  DeviceRecordSchema,
+  parseDevice,
+  resolveDevice,
+  describeDevice,
+  deviceRecord,
+  type Device,
+  type DeviceKind,
+  type DeviceRequest,
+  type DeviceRecord,
+  type GgmlDevice,
+  type ResolvedDevice,
+} from "./inference/device/index.js";
+export { findDevice } from "./inference/native/open-native-device.js";
+export { listNativeDevices, type NativeDevices } from "./inference/native/list-native-devices.js";
+export { DeviceNotFoundError, DeviceBuildConflictError } from "./inference/errors/index.js";
 export { jsonSchemaToGbnf } from "./inference/grammar/json-schema-to-gbnf.js";
 
 // GGUF files and project-made models
