@@ -26,7 +26,9 @@ export const unknownKeyMessage: z.core.$ZodErrorMap = (issue) => {
   const [key = ""] = issue.keys;
   const validKeys = shapeKeys(issue.inst);
   const nearest = nearestKey(key, validKeys);
-  const others = issue.keys.length > 1 ? ` (unknown here too: ${issue.keys.slice(1).join(", ")})` : "";
+  // A few of the other unknown keys, not all: a hostile file can hold hundreds of thousands.
+  const listed = issue.keys.slice(1, 6).join(", ");
+  const others = issue.keys.length > 1 ? ` (unknown here too: ${listed}${issue.keys.length > 6 ? ` and ${issue.keys.length - 6} more` : ""})` : "";
   if (nearest !== undefined) return `unknown key; did you mean "${nearest}"?${others}`;
   return `unknown key; remove it${validKeys.length > 0 ? ` (valid keys here: ${validKeys.join(", ")})` : ""}${others}`;
 };

@@ -37,7 +37,7 @@ describe("parseKernel / loadKernel", () => {
   });
 
   it("refuses a key twice", () => {
-    expect(kernelError(`${text010}\nversion: "0.1.1"\n`).message).toMatch(/valid YAML/);
+    expect(kernelError(`${text010}\nversion: "0.1.1"\n`).message).toBe(`k.yaml: (root): expected each key once in a mapping ("version" appears twice)`);
   });
 
   it("refuses an unknown key, naming it and the nearest valid one", () => {
