@@ -30,7 +30,6 @@ export default defineConfig({
           // its first use in a process.
           name: "device",
           include: ["tests/device/**/*.test.ts"],
-          setupFiles: ["tests/device/load-vulkan.ts"],
           maxWorkers: 1,
           isolate: false,
           testTimeout: 300_000,

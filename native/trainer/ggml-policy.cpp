@@ -26,13 +26,7 @@ struct GgmlPolicy::Pending {
   ggml_tensor* entropyGradients = nullptr;
   ggml_tensor* lossGradient = nullptr;
   size_t targets = 0;
-  /**
-   * Computed through the scheduler (some node on the CPU, see GgmlGraphRunner): there the backward is
-   * the whole graph again, the forward's nodes recomputed from the chunk's inputs, since the scheduler
-   * keeps no allocation from one graph to the next.
-   */
-  bool scheduled = false;
-  GgmlChunk chunk;
+
   ~Pending() {
     if (context != nullptr) ggml.ggml_free(context);
   }
@@ -231,16 +225,14 @@ GgmlForwardOutputs GgmlPolicy::forward(const GgmlChunk& chunk, bool entropy, boo
     runner->computeDirect(gradients ? nodeRange(ggml, context, full, 0, state->forwardNodes, size) : full);
     if (gradients) state->backwardNodes = nodeRange(ggml, context, full, state->forwardNodes, ggml.ggml_graph_n_nodes(full), size);
   } else {
-    state->scheduled = true;
-    ggml_cgraph* forwardOnly = full;
+    // ggml's scheduler computed forward graphs split between the device and the CPU correctly, but the training
+    // graph split so (forward, loss and backward) hit a GGML_ASSERT inside ggml-vulkan (a GET_ROWS given a
+    // non-i32 index) and aborted the process: refused here, with the operations that would have moved.
     if (gradients) {
-      // The forward pass as a graph of its own, leaves included (the scheduler places leaves too).
-      forwardOnly = ggml.ggml_new_graph_custom(context, size, false);
-      ggml.ggml_build_forward_expand(forwardOnly, graph.logprobs);
-      if (graph.entropy != nullptr) ggml.ggml_build_forward_expand(forwardOnly, graph.entropy);
-      state->chunk = chunk;
+      throw std::invalid_argument("the device " + configuration.device + " cannot compute the training graph whole (on the CPU it would need: " +
+                                  runner->cpuOperationsOf(full) + "); train on --device cpu, or on a device whose ggml backend has these operations");
     }
-    runner->computeScheduled(forwardOnly, setInputs);
+    runner->computeScheduled(full, setInputs);
   }
   GgmlForwardOutputs outputs;
   outputs.logprobs = readAll(ggml, graph.logprobs);
@@ -260,22 +252,13 @@ void GgmlPolicy::backward(const std::vector<float>& logprobGradients, const std:
       (state->entropyGradients != nullptr && entropyGradients.size() != state->targets)) {
     throw std::invalid_argument("backward: entropy gradients are needed exactly when the forward pass computed entropies, one per target");
   }
-  const auto setGradients = [&]() {
-    const float one = 1.0f;
-    ggml.ggml_backend_tensor_set(state->lossGradient, &one, 0, sizeof(float));
-    ggml.ggml_backend_tensor_set(state->logprobGradients, logprobGradients.data(), 0, logprobGradients.size() * sizeof(float));
-    if (state->entropyGradients != nullptr) {
-      ggml.ggml_backend_tensor_set(state->entropyGradients, entropyGradients.data(), 0, entropyGradients.size() * sizeof(float));
-    }
-  };
-  if (!state->scheduled) {
-    setGradients();
-    return runner->computeDirect(state->backwardNodes);
+  const float one = 1.0f;
+  ggml.ggml_backend_tensor_set(state->lossGradient, &one, 0, sizeof(float));
+  ggml.ggml_backend_tensor_set(state->logprobGradients, logprobGradients.data(), 0, logprobGradients.size() * sizeof(float));
+  if (state->entropyGradients != nullptr) {
+    ggml.ggml_backend_tensor_set(state->entropyGradients, entropyGradients.data(), 0, entropyGradients.size() * sizeof(float));
   }
-  runner->computeScheduled(state->full, [&]() {
-    setGgmlForwardInputs(ggml, state->graph, state->chunk, configuration.vocabularySize);
-    setGradients();
-  });
+  runner->computeDirect(state->backwardNodes);
 }
 
 GgmlStepResult GgmlPolicy::step(const GgmlAdamWStep& settings) {
