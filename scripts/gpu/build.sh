@@ -116,4 +116,5 @@ say "building $TARGETS with $JOBS jobs"
 # shellcheck disable=SC2086
 cmake --build "$BUILD_DIR/build" --target $TARGETS -j "$JOBS" >>"$LOG" 2>&1 || { grep -E "error|Error" "$LOG" | head -30; tail -20 "$LOG"; exit 1; }
 echo "$GPU_BACKEND" > "$BUILD_DIR/backend"
-say "built: $(ls "$BUILD_DIR"/build/bin 2>/dev/null | tr '\n' ' ')"
+for t in $TARGETS; do [ -x "$BUILD_DIR/build/bin/$t" ] && say "built $BUILD_DIR/build/bin/$t"; done
+exit 0
