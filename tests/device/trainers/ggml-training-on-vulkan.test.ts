@@ -32,8 +32,12 @@ afterAll(async () => {
 const norm = (values: Float32Array) => Math.sqrt(values.reduce((sum, value) => sum + value * value, 0));
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, index) => sum + value * (b[index] as number), 0) / (norm(a) * norm(b));
 
-/** One forward + backward of the loss and one AdamW step: each trainable tensor's gradient and update, the logprobs, the step's norm. */
-async function trainOnce(policy: GgmlPolicy) {
+/**
+ * One forward + backward of the loss and one AdamW step: each trainable tensor's gradient and update, the logprobs,
+ * the step's norm. With `stepOn`, the step takes those gradients instead of its own, so that AdamW alone is compared
+ * (its first step is about lr·sign(g): a gradient entry near 0 flips its update, whatever agrees upstream).
+ */
+async function trainOnce(policy: GgmlPolicy, stepOn?: ReadonlyMap<string, Float32Array>) {
   policy.native.clearGradients();
   const { logprobs } = await policy.accumulateGradients(SEQUENCES, { entropy: true }, ({ logprobs: chunk, firstTarget }) => ({
     logprobs: C.slice(firstTarget, firstTarget + chunk.length),
@@ -42,21 +46,22 @@ async function trainOnce(policy: GgmlPolicy) {
   const names = policy.tensors.filter((tensor) => tensor.trainable).map((tensor) => tensor.name);
   const gradients = new Map(names.map((name) => [name, policy.native.readTensor(name, "gradient")]));
   const before = new Map(names.map((name) => [name, policy.native.readTensor(name, "weight")]));
+  for (const [name, gradient] of stepOn ?? []) policy.native.writeTensor(name, "gradient", gradient);
   const { gradientNorm } = await policy.native.step(ADAMW);
   const updates = new Map(names.map((name) => [name, policy.native.readTensor(name, "weight").map((value, index) => value - (before.get(name)![index] as number))]));
   return { logprobs, gradients, updates, gradientNorm };
 }
 
 describe.skipIf(!vulkan.available).each(["f32", "q8_0"] as const)("a LoRA step over a %s base on Vulkan", (weightType) => {
-  it("matches the CPU's (gradient and AdamW update cosine ≥ 0.9999 per tensor) with no node on the CPU; a scoring operation forced onto the CPU falls back and agrees", async () => {
+  it("matches the CPU's (gradient cosine ≥ 0.9999 per tensor, AdamW's update on the same gradients to 1e-6) with no node on the CPU; a scoring operation forced onto the CPU falls back and agrees", async () => {
     const modelPath = (await createRandomModel({ path: join(folder, `tiny-${weightType}.gguf`), preset: "tiny", architecture: "qwen2", seed: 5, weightType })).path;
     const loraPath = join(folder, `tiny-${weightType}.adapter.gguf`);
     await writeTestAdapter({ path: loraPath, modelPath, targets: ADAPTED, rank: 4, alpha: 8, seed: 2 });
-    const results = [];
+    const results: Array<Awaited<ReturnType<typeof trainOnce>> & { fallbackNodes: number; device: GgmlPolicy["device"] }> = [];
     for (const device of ["cpu", "vulkan"] as const) {
       const policy = await GgmlPolicy.load({ modelPath, loraPath, trainable: true, device });
       try {
-        results.push({ ...(await trainOnce(policy)), fallbackNodes: policy.fallbackNodes, device: policy.device });
+        results.push({ ...(await trainOnce(policy, results[0]?.gradients)), fallbackNodes: policy.fallbackNodes, device: policy.device });
       } finally {
         await policy.dispose();
       }
@@ -83,11 +88,13 @@ describe.skipIf(!vulkan.available).each(["f32", "q8_0"] as const)("a LoRA step o
     for (const [name, gradient] of cpu.gradients) {
       expect(norm(gradient), name).toBeGreaterThan(0);
       expect(cosine(gradient, vulkan.gradients.get(name)!), name).toBeGreaterThanOrEqual(0.9999);
-      expect(cosine(cpu.updates.get(name)!, vulkan.updates.get(name)!), name).toBeGreaterThanOrEqual(0.9999);
+      const cpuUpdate = cpu.updates.get(name)!;
+      expect(cpuUpdate.reduce((most, value, index) => Math.max(most, Math.abs(value - (vulkan.updates.get(name)![index] as number))), 0), name).toBeLessThan(1e-6);
     }
     expect(Math.abs(vulkan.gradientNorm - cpu.gradientNorm) / cpu.gradientNorm).toBeLessThan(1e-4);
     const largest = (a: Float32Array, b: Float32Array) => a.reduce((most, value, index) => Math.max(most, Math.abs(value - (b[index] as number))), 0);
-    expect(largest(cpu.logprobs, vulkan.logprobs)).toBeLessThan(1e-4);
+    // ggml's CPU quantises a q8_0 product's activations to q8_0 first (as the CPU engine does); ggml-vulkan's f32 path does not: 2.1e-3 measured.
+    expect(largest(cpu.logprobs, vulkan.logprobs)).toBeLessThan(weightType === "f32" ? 1e-4 : 5e-3);
     const firstSequence = vulkan.logprobs.slice(0, SEQUENCES[0]!.completionTokenIds.length);
     expect(largest(firstSequence, Float32Array.from(forced.logprobs))).toBeLessThan(1e-5);
   });
