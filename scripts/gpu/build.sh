@@ -70,8 +70,12 @@ case "$GPU_BACKEND" in
       -DGGML_CUDA_FA="${CUDA_FA:-OFF}"
       -DGGML_CUDA_NCCL=OFF
     )
-    TOOLKIT=$(cd "$(dirname "$NVCC")/.." && pwd)
-    if [ "${CUDA_STUBS:-0}" != 1 ] && ! ls "$TOOLKIT"/include/cublas_v2.h "$TOOLKIT"/targets/*/include/cublas_v2.h >/dev/null 2>&1; then
+    TOOLKIT=$(cd "$(dirname "$(readlink -f "$NVCC")")/.." && pwd)
+    HAS_CUBLAS=0
+    for header in "$TOOLKIT"/include/cublas_v2.h "$TOOLKIT"/targets/*/include/cublas_v2.h /usr/local/cuda*/include/cublas_v2.h /usr/local/cuda*/targets/*/include/cublas_v2.h /usr/include/cublas_v2.h; do
+      [ -f "$header" ] && HAS_CUBLAS=1
+    done
+    if [ "${CUDA_STUBS:-0}" != 1 ] && [ "$HAS_CUBLAS" = 0 ]; then
       # No cuBLAS in the toolkit: take PyTorch's (the nvidia-cublas wheel), if there is one.
       WHEEL=$(python3 -c 'import nvidia.cublas as m; print(list(m.__path__)[0])' 2>/dev/null || true)
       if [ -n "$WHEEL" ] && [ -f "$WHEEL/include/cublas_v2.h" ]; then
