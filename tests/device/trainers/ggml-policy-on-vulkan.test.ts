@@ -58,10 +58,9 @@ async function agreementOnVulkan(weightType: "f32" | "q8_0", lora: boolean) {
 
 // The issue's targets are max ≤ max(1e-4, 2× floor) (f32) and p99 ≤ max(1e-3, 2× floor) (q8_0): MISSED on Vulkan.
 // With f32 shaders (load-llama.ts) the Vulkan engine agrees with itself to ~2e-6 and the Vulkan trainer with the
-// CPU trainer to ~7e-6, but the engine's attention products on ggml-vulkan convert their non-contiguous operands
-// (the KV cache's views, the permuted queries) to f16 first, which the trainer's contiguous f32 products do not:
-// 1.5e-3–4.4e-3 apart (RESULTS.md "The trainer on a GPU"). These bounds hold the measured figures, with room for
-// the other prompts' sampling, so that a regression fails.
+// CPU trainer to ~8e-6, but the Vulkan engine is 1.9e-3 from the CPU engine on the same tokens: llama.cpp's graph on
+// ggml-vulkan computes something the trainer's does not, not found yet (RESULTS.md "The trainer on a GPU"). These
+// bounds hold the measured figures, with room for the other prompts' sampling, so that a regression fails.
 const MEASURED_BOUNDS = { "f32": 4e-3, "f32 + LoRA": 4e-3, "q8_0 + LoRA": 8e-3 } as const;
 
 describe.skipIf(!vulkan.available)("the ggml trainer on Vulkan against the engine on Vulkan", () => {
