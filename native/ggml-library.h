@@ -11,6 +11,7 @@
 #include "ggml-backend.h"
 #include "ggml.h"
 #include "gguf.h"
+#include "trainer/ggml-graph-view.h"
 
 // Every ggml function the trainer uses. Adding one here is the only step needed to call it.
 #define SELFPLAY_GGML_FUNCTIONS(X)             \
@@ -66,6 +67,7 @@
   X(ggml_graph_n_nodes)                        \
   X(ggml_graph_node)                           \
   X(ggml_graph_add_node)                       \
+  X(ggml_graph_view)                           \
   X(ggml_backend_dev_by_type)                  \
   X(ggml_backend_dev_count)                 \
   X(ggml_backend_dev_get)                   \

@@ -21,7 +21,7 @@ struct GgmlPolicy::Pending {
   ggml_cgraph* full = nullptr;
   int forwardNodes = 0;
   /** Nodes after the forward pass's outputs: the loss, the backward pass and the accumulation. */
-  ggml_cgraph* backwardNodes = nullptr;
+  ggml_cgraph backwardNodes{};
   ggml_tensor* logprobGradients = nullptr;
   ggml_tensor* entropyGradients = nullptr;
   ggml_tensor* lossGradient = nullptr;
@@ -39,13 +39,6 @@ ggml_context* newGraphContext(const GgmlLibrary& ggml, size_t graphSize, int gra
   ggml_context* context = ggml.ggml_init(parameters);
   if (context == nullptr) throw std::runtime_error("ggml_init failed for a graph context");
   return context;
-}
-
-/** The nodes [begin, end) of `graph` as a graph of their own, computed without the rest. */
-ggml_cgraph* nodeRange(const GgmlLibrary& ggml, ggml_context* context, ggml_cgraph* graph, int begin, int end, size_t graphSize) {
-  ggml_cgraph* range = ggml.ggml_new_graph_custom(context, graphSize, false);
-  for (int index = begin; index < end; index++) ggml.ggml_graph_add_node(range, ggml.ggml_graph_node(graph, index));
-  return range;
 }
 
 std::vector<float> readAll(const GgmlLibrary& ggml, const ggml_tensor* tensor) {
@@ -222,8 +215,11 @@ GgmlForwardOutputs GgmlPolicy::forward(const GgmlChunk& chunk, bool entropy, boo
       throw std::runtime_error("the device could not allocate the compute buffer for a chunk of " + std::to_string(chunk.tokens.size()) + " tokens");
     }
     setInputs();
-    runner->computeDirect(gradients ? nodeRange(ggml, context, full, 0, state->forwardNodes, size) : full);
-    if (gradients) state->backwardNodes = nodeRange(ggml, context, full, state->forwardNodes, ggml.ggml_graph_n_nodes(full), size);
+    // Node ranges as ggml's graph views: they share the whole graph's use counts, which a backend's operation fusion
+    // reads (ggml-vulkan fuses a node into its reader only when nothing else reads it — the backward does).
+    ggml_cgraph forwardNodes = ggml.ggml_graph_view(full, 0, state->forwardNodes);
+    runner->computeDirect(gradients ? &forwardNodes : full);
+    if (gradients) state->backwardNodes = ggml.ggml_graph_view(full, state->forwardNodes, ggml.ggml_graph_n_nodes(full));
   } else {
     // ggml's scheduler computed forward graphs split between the device and the CPU correctly, but the training
     // graph split so (forward, loss and backward) hit a GGML_ASSERT inside ggml-vulkan (a GET_ROWS given a
@@ -258,7 +254,7 @@ void GgmlPolicy::backward(const std::vector<float>& logprobGradients, const std:
   if (state->entropyGradients != nullptr) {
     ggml.ggml_backend_tensor_set(state->entropyGradients, entropyGradients.data(), 0, entropyGradients.size() * sizeof(float));
   }
-  runner->computeDirect(state->backwardNodes);
+  runner->computeDirect(&state->backwardNodes);
 }
 
 GgmlStepResult GgmlPolicy::step(const GgmlAdamWStep& settings) {
