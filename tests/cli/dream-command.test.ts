@@ -26,7 +26,8 @@ describe("selfplay dream", () => {
   it("runs one engine cycle on the bundled base: a real template challenge, the tiny model's JavaScript fails, recorded in the journal and the frontier", async () => {
     const out = join(scratch(), "dream");
     const { code, stdout, stderr } = await runCli(["dream", "--once", "--out", out, "--seed", "3", "--json"]);
-    expect(stderr).toBe("");
+    // Nothing but the device line (auto: the CPU here).
+    expect(stderr).toMatch(/^device: CPU \(.*\) — auto: ggml found no GPU\n$/);
     expect(code).toBe(EXIT.ok);
     const result = JSON.parse(stdout) as { stoppedBy: string; cycles: Array<{ status: string; source: string; attempts: unknown[]; challenge: { cluster: string } | null }> };
     expect(result.stoppedBy).toBe("max-cycles");

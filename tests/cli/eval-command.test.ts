@@ -24,7 +24,8 @@ describe("selfplay eval (real engine)", () => {
   it("scores held-out problems drawn with a seed, greedy and pass@k, per cluster", async () => {
     const argv = ["eval", "--model", modelPath, "--task", "arithmetic", "--n", "12", "--seed", "4", "--samples", "2", "--sequences", "4", "--json"];
     const { code, stdout, stderr } = await runCli(argv);
-    expect(stderr).toBe("");
+    // Nothing but the device line (auto: the CPU here).
+    expect(stderr).toMatch(/^device: CPU \(.*\) — auto: ggml found no GPU\n$/);
     expect(code).toBe(0);
     const result = JSON.parse(stdout) as { accuracy: number; n: number; correct: number; passAtK: { k: number; value: number }; byCluster: Record<string, { n: number }> };
     expect(result.n).toBe(12);

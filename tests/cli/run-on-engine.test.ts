@@ -19,7 +19,9 @@ async function runCli(argv: string[], environment?: Record<string, string>) {
   return { code, stdout, stderr };
 }
 
-const IN_PROCESS = /^pool: in-process, no worker threads \(built-in default; no .*pool-default\.json .*\)\n$/;
+// The pool line, then the device line every command that opens a model prints (auto: the CPU here).
+const DEVICE_LINE = String.raw`device: CPU \(.*\) — auto: ggml found no GPU\n`;
+const IN_PROCESS = new RegExp(String.raw`^pool: in-process, no worker threads \(built-in default; no .*pool-default\.json .*\)\n` + DEVICE_LINE + "$");
 
 describe("selfplay run --model (real engine)", () => {
   let folder: string;
@@ -56,7 +58,8 @@ describe("selfplay run --model (real engine)", () => {
       const out = join(folder, `proposer-solver-${pool.join("")}`);
       const { code, stderr } = await runCli([...flags, "--out", out, ...pool]);
       expect(code, stderr).toBe(0);
-      expect(stderr).toMatch(/^pool: 2 worker threads, (one shared engine|an engine in each) \(from --workers\)\n$/);
+      const perWorker = pool.includes("per-worker");
+      expect(stderr).toMatch(new RegExp(String.raw`^pool: 2 worker threads, (one shared engine|an engine in each) \(from --workers\)\n` + (perWorker ? DEVICE_LINE.replace(String.raw`\n`, String.raw` \(an engine in each worker\)\n`) : DEVICE_LINE) + "$"));
       expect(await rolloutsDifferences(join(out, "rollouts.jsonl"), join(reference, "rollouts.jsonl"))).toEqual([]);
     }
   });
@@ -71,7 +74,8 @@ describe("selfplay run --model (real engine)", () => {
     const out = join(folder, "proposer-solver-saved-default");
     const { code, stderr } = await runCli([...flags, "--out", out], environment);
     expect(code, stderr).toBe(0);
-    expect(stderr).toBe(`pool: 1 worker thread, one shared engine (this machine's default from \`selfplay bench pool --save\`, ${saved})\n`);
+    expect(stderr.startsWith(`pool: 1 worker thread, one shared engine (this machine's default from \`selfplay bench pool --save\`, ${saved})\n`)).toBe(true);
+    expect(stderr.split("\n").slice(1).join("\n")).toMatch(new RegExp(`^${DEVICE_LINE}$`));
     const reference = join(folder, "proposer-solver-saved-reference");
     expect((await runCli([...flags, "--out", reference, "--workers", "0"], environment)).code).toBe(0);
     expect(await rolloutsDifferences(join(out, "rollouts.jsonl"), join(reference, "rollouts.jsonl"))).toEqual([]);

@@ -15,6 +15,8 @@ import { EXIT } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { EPISODE_CATALOG } from "../episode-catalog.js";
 import { integerFlag } from "../flag-schemas.js";
+import { describeDevice } from "../../inference/device/resolve-device.js";
+import { findDevice } from "../../inference/native/open-native-device.js";
 import { announceDevice, DEVICE_FLAG, deviceOption } from "../device-flag.js";
 import { parseOptions } from "../parse-options.js";
 import { describePoolSetting, POOL_ENGINE_HELP, POOL_FLAGS, resolvePoolSetting, WORKERS_HELP } from "../pool-setting.js";
@@ -63,7 +65,9 @@ export async function runCommand(episodeName: string, rawOptions: unknown, { io,
       : pool.workers > 0 && pool.engine === "per-worker"
         ? await WorkerEngineClient.create({ modelPath, sequences: options.sequences, threads: perWorkerThreads(pool.workers), device: options.device })
         : await LlamaInferenceClient.create({ modelPath, sequences: options.sequences, device: options.device });
-  announceDevice(io, client);
+  // An engine in each worker opens the device there; the main thread names the one the request comes to.
+  if (client instanceof WorkerEngineClient) io.stderr(`${describeDevice(await findDevice(options.device ?? "auto"))} (an engine in each worker)\n`);
+  else announceDevice(io, client);
   try {
     const arena = new Arena({
       client,

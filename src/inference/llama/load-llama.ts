@@ -1,6 +1,7 @@
 import { getLlama, LlamaLogLevel, type Llama, type LlamaGpuType } from "node-llama-cpp";
 import { parseDevice, type Device } from "../device/device-option.js";
 import { DeviceBuildConflictError, DeviceNotFoundError } from "../errors/index.js";
+import { llamaBuildInProcess } from "./llama-build-in-process.js";
 
 /**
  * libgomp's spin count at a barrier before a thread sleeps, for builds of
@@ -32,7 +33,9 @@ let loaded: { build: LlamaBuild; llama: Promise<Llama> } | undefined;
  */
 export function loadLlama(device: Device): Promise<Llama> {
   const { kind } = parseDevice(device);
-  const build: LlamaBuild = kind === "cpu" ? false : kind;
+  // Another thread of this process may have loaded a build: "cpu" and "auto" take it, as they take this thread's.
+  const inProcess = loaded === undefined && (kind === "cpu" || kind === "auto") ? llamaBuildInProcess() : undefined;
+  const build: LlamaBuild = inProcess ?? (kind === "cpu" ? false : kind);
   if (loaded !== undefined) {
     const current = loaded;
     if (build === false || build === "auto" || build === current.build) return current.llama;
