@@ -43,20 +43,6 @@ bool GgmlGraphRunner::runsWhole(ggml_cgraph* graph) const {
   return true;
 }
 
-std::string GgmlGraphRunner::cpuOperationsOf(ggml_cgraph* graph) const {
-  std::set<std::string> names;
-  if (cpu != nullptr) {
-    ggml_backend_dev_t device = ggml.ggml_backend_get_device(backend);
-    for (int index = 0; index < ggml.ggml_graph_n_nodes(graph); index++) {
-      const ggml_tensor* node = ggml.ggml_graph_node(graph, index);
-      if (!computesNothing(node) && (forcedOntoCpu(node) || !ggml.ggml_backend_dev_supports_op(device, node))) names.insert(ggml.ggml_op_name(node->op));
-    }
-  }
-  std::string joined;
-  for (const std::string& name : names) joined += (joined.empty() ? "" : ", ") + name;
-  return joined;
-}
-
 void GgmlGraphRunner::computeScheduled(ggml_cgraph* graph, const std::function<void()>& setInputs) {
   if (cpu == nullptr) throw std::logic_error("a graph on the CPU is never scheduled");
   if (scheduler == nullptr) {

@@ -3,9 +3,7 @@
 // whole is allocated by gallocr in device memory and computed directly, node ranges included (the
 // forward pass, then later its backward pass over the same activations). A graph with any node on
 // the CPU goes through a ggml_backend_sched of [device, CPU], which places each node and copies
-// tensors between the two; the nodes it placed on the CPU are counted. GgmlPolicy schedules scoring
-// and optimizer graphs so; a training graph that cannot run whole on the device is refused (see
-// GgmlPolicy::forward).
+// tensors between the two; the nodes it placed on the CPU are counted.
 #pragma once
 
 #include <cstdint>
@@ -29,8 +27,6 @@ class GgmlGraphRunner {
 
   /** Whether every node of `graph` runs on the backend: then it may be allocated with a gallocr and computed directly. */
   bool runsWhole(ggml_cgraph* graph) const;
-  /** The names of the operations of `graph` that would run on the CPU (unsupported by the device, or forced), comma-separated. */
-  std::string cpuOperationsOf(ggml_cgraph* graph) const;
 
   /**
    * Allocates `graph` through the scheduler (after a reset: what an earlier scheduled graph held is

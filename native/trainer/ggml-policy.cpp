@@ -26,6 +26,14 @@ struct GgmlPolicy::Pending {
   ggml_tensor* entropyGradients = nullptr;
   ggml_tensor* lossGradient = nullptr;
   size_t targets = 0;
+  /**
+   * Computed through the scheduler (a node on the CPU, see GgmlGraphRunner): the forward pass was a graph of its
+   * own, and the backward builds the chunk's graph afresh and computes it whole, forward nodes again: the scheduler
+   * keeps no allocation from one graph to the next, and tensors it once allocated keep their data pointers.
+   */
+  bool scheduled = false;
+  bool entropy = false;
+  GgmlChunk chunk;
 
   ~Pending() {
     if (context != nullptr) ggml.ggml_free(context);
@@ -221,14 +229,17 @@ GgmlForwardOutputs GgmlPolicy::forward(const GgmlChunk& chunk, bool entropy, boo
     runner->computeDirect(gradients ? &forwardNodes : full);
     if (gradients) state->backwardNodes = ggml.ggml_graph_view(full, state->forwardNodes, ggml.ggml_graph_n_nodes(full));
   } else {
-    // ggml's scheduler computed forward graphs split between the device and the CPU correctly, but the training
-    // graph split so (forward, loss and backward) hit a GGML_ASSERT inside ggml-vulkan (a GET_ROWS given a
-    // non-i32 index) and aborted the process: refused here, with the operations that would have moved.
+    ggml_cgraph* forwardOnly = full;
     if (gradients) {
-      throw std::invalid_argument("the device " + configuration.device + " cannot compute the training graph whole (on the CPU it would need: " +
-                                  runner->cpuOperationsOf(full) + "); train on --device cpu, or on a device whose ggml backend has these operations");
+      // The forward pass as a graph of its own, leaves included (the scheduler places leaves too).
+      forwardOnly = ggml.ggml_new_graph_custom(context, size, false);
+      ggml.ggml_build_forward_expand(forwardOnly, graph.logprobs);
+      if (graph.entropy != nullptr) ggml.ggml_build_forward_expand(forwardOnly, graph.entropy);
+      state->scheduled = true;
+      state->entropy = entropy;
+      state->chunk = chunk;
     }
-    runner->computeScheduled(full, setInputs);
+    runner->computeScheduled(forwardOnly, setInputs);
   }
   GgmlForwardOutputs outputs;
   outputs.logprobs = readAll(ggml, graph.logprobs);
@@ -248,13 +259,23 @@ void GgmlPolicy::backward(const std::vector<float>& logprobGradients, const std:
       (state->entropyGradients != nullptr && entropyGradients.size() != state->targets)) {
     throw std::invalid_argument("backward: entropy gradients are needed exactly when the forward pass computed entropies, one per target");
   }
-  const float one = 1.0f;
-  ggml.ggml_backend_tensor_set(state->lossGradient, &one, 0, sizeof(float));
-  ggml.ggml_backend_tensor_set(state->logprobGradients, logprobGradients.data(), 0, logprobGradients.size() * sizeof(float));
-  if (state->entropyGradients != nullptr) {
-    ggml.ggml_backend_tensor_set(state->entropyGradients, entropyGradients.data(), 0, entropyGradients.size() * sizeof(float));
+  const auto setGradients = [&](const Pending& graph) {
+    const float one = 1.0f;
+    ggml.ggml_backend_tensor_set(graph.lossGradient, &one, 0, sizeof(float));
+    ggml.ggml_backend_tensor_set(graph.logprobGradients, logprobGradients.data(), 0, logprobGradients.size() * sizeof(float));
+    if (graph.entropyGradients != nullptr) {
+      ggml.ggml_backend_tensor_set(graph.entropyGradients, entropyGradients.data(), 0, entropyGradients.size() * sizeof(float));
+    }
+  };
+  if (!state->scheduled) {
+    setGradients(*state);
+    return runner->computeDirect(&state->backwardNodes);
   }
-  runner->computeDirect(&state->backwardNodes);
+  const std::unique_ptr<Pending> fresh = buildChunk(state->chunk, state->entropy, true);
+  runner->computeScheduled(fresh->full, [&]() {
+    setGgmlForwardInputs(ggml, fresh->graph, state->chunk, configuration.vocabularySize);
+    setGradients(*fresh);
+  });
 }
 
 GgmlStepResult GgmlPolicy::step(const GgmlAdamWStep& settings) {
