@@ -15,6 +15,7 @@ describe("selfplay dream", () => {
     [["dream", "--once", "--idle-after", "5"], "--idle-after"],
     [["dream", "--loop", "--activity-file", "busy.log"], "--activity-file"],
     [["dream", "--once", "--model", "/nonexistent/model.gguf"], "--model"],
+    [["dream", "--once", "--allow-missing", "namespaces,seatbelts"], "--allow-missing"],
   ])("exits 2 on %j naming %s, and writes nothing", async (argv, flag) => {
     const out = join(scratch(), "dream");
     const { code, stderr } = await runCli([...argv, "--out", out]);

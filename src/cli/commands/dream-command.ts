@@ -18,6 +18,7 @@ import type { CommandContext } from "../command-context.js";
 import { integerFlag, numberFlag } from "../flag-schemas.js";
 import { announceDevice, DEVICE_FLAG, deviceOption } from "../device-flag.js";
 import { parseOptions } from "../parse-options.js";
+import { ALLOW_MISSING_FLAG, allowMissingOption } from "./sandbox-command.js";
 
 export const DreamCommandOptionsSchema = z
   .object({
@@ -35,6 +36,8 @@ export const DreamCommandOptionsSchema = z
     /** A file whose modification marks host activity, for `--idle-after`. */
     activityFile: z.string().min(1, "a file path").optional(),
     json: z.boolean().default(false),
+    /** Sandbox protections the cycles' programs may run without where this machine cannot give them (`selfplay sandbox run --allow-missing`). */
+    allowMissing: ALLOW_MISSING_FLAG,
     ...DEVICE_FLAG,
   })
   .refine((options) => options.once !== options.loop, { message: "exactly one of --once or --loop", path: ["once"] })
@@ -87,7 +90,7 @@ export async function dreamCommand(rawOptions: unknown, context: CommandContext,
   const client = await LlamaInferenceClient.create({ modelPath: options.model ?? bundledArithmeticBase(), contextSize: DREAM_CONTEXT_SIZE, device: options.device });
   announceDevice(io, client);
   try {
-    const sandbox = createChallengeSandbox();
+    const sandbox = createChallengeSandbox({ allowMissing: options.allowMissing });
     const solver = clientDreamSolver(client);
     const stopSignals = await DreamStopSignals.watch({ signal, stopFile: workspace.path("stop"), inboxFile: workspace.path("inbox") });
     const result = await runDreamLoop({
@@ -126,6 +129,7 @@ export function registerDreamCommand(program: Command, context: CommandContext):
     .addOption(new Option("--out <dir>", "output folder (cycles.jsonl, playbook.json, journal.jsonl, frontier.json, trajectories.jsonl); a later run continues it").default(join("runs", "dream")))
     .addOption(new Option("--model <file>", "GGUF model for the solver, generator and lesson judge (default: the bundled base, whose JavaScript fails — a valid failed cycle)"))
     .addOption(deviceOption())
+    .addOption(allowMissingOption())
     .addOption(new Option("--seed <n>", "run seed, an integer from 0 to 4294967295").default("0"))
     .addOption(new Option("--idle-after <minutes>", "with --loop: start each cycle only after this many idle minutes (no change to --activity-file, or since start without one)"))
     .addOption(new Option("--activity-file <file>", "with --idle-after: a file the host touches when busy"))

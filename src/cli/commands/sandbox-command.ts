@@ -10,7 +10,7 @@ import { integerFlag } from "../flag-schemas.js";
 import { parseOptions } from "../parse-options.js";
 
 /** `--allow-missing namespaces,memory-cgroup`: a comma-separated list of protections the run may go without. */
-const protectionList = z
+export const ALLOW_MISSING_FLAG = z
   .string()
   .default("")
   .refine((text) => text.split(",").every((item) => item.trim() === "" || SandboxProtectionSchema.safeParse(item.trim()).success), { message: `a comma-separated list of ${SandboxProtectionSchema.options.join(", ")}` })
@@ -22,11 +22,16 @@ export const SandboxRunOptionsSchema = z.object({
   diskMb: integerFlag(1, 65_536),
   maxFiles: integerFlag(16, 10_000_000),
   outputCapBytes: integerFlag(1, 256 * 1024 * 1024),
-  allowMissing: protectionList,
+  allowMissing: ALLOW_MISSING_FLAG,
   json: z.boolean().default(false),
 });
 
 /** The fields the command prints, in this order. */
+/** The `--allow-missing <list>` option, for every command that runs programs in the sandbox. */
+export function allowMissingOption(): Option {
+  return new Option("--allow-missing <list>", `protections the run may go without where this machine cannot give them: ${SandboxProtectionSchema.options.join(", ")} (comma-separated)`);
+}
+
 function printed(result: SandboxResult) {
   const { status, reason, exitCode, stdout, stderr, wallMs, isolation } = result;
   return { status, reason, exitCode, stdout, stderr, wallMs: Math.round(wallMs * 10) / 10, isolation };
@@ -78,7 +83,7 @@ export function registerSandboxCommand(program: Command, context: CommandContext
     .addOption(new Option("--memory-mb <n>", "memory cap in MiB (the memory cgroup's limit is this plus --disk-mb)").default("256"))
     .addOption(new Option("--disk-mb <n>", "size of the tmpfs that is the program's /work, in MiB").default("64"))
     .addOption(new Option("--max-files <n>", "files and folders the tmpfs may hold").default("4096"))
-    .addOption(new Option("--allow-missing <list>", "protections the run may go without where this machine cannot give them: namespaces, memory-cgroup, pids-cgroup (comma-separated)"))
+    .addOption(allowMissingOption())
     .addOption(new Option("--output-cap-bytes <n>", "bytes of stdout + stderr kept before the run is killed").default(String(1024 * 1024)))
     .addOption(new Option("--json", "print the result as one JSON object"))
     .action(async (file: string, flags: Record<string, unknown>) => context.setExitCode(await sandboxRunCommand(file, flags, context)));
