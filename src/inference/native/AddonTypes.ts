@@ -2,6 +2,8 @@
 // declared once. Only load-native-addon.ts loads it and only the native/ wrappers call it;
 // none of these types leaves src/inference/native.
 
+import type { GgmlDevice } from "../device/resolve-device.js";
+
 /** Module exports of selfplay_native.node. */
 export interface AddonBinding {
   /** llama.cpp release whose headers the addon was compiled against, e.g. "v0.4.0". */
@@ -19,16 +21,8 @@ export interface AddonBinding {
   loadGgmlPolicy(options: AddonGgmlPolicyOptions): Promise<AddonGgmlPolicy>;
 }
 
-export interface AddonDevice {
-  name: string;
-  description: string;
-  backend: string;
-  type: "cpu" | "gpu" | "igpu" | "accel";
-  memoryFree: number;
-  memoryTotal: number;
-  /** A Vulkan device whose Vulkan type is CPU (llvmpipe). */
-  software: boolean;
-}
+/** One of ggml's devices, as listDevices gives it (the shape resolveDevice reads). */
+export type AddonDevice = GgmlDevice;
 
 /** The forward graph's shape (from readPolicyConfiguration) and what to load. */
 export interface AddonGgmlPolicyOptions {
