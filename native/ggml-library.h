@@ -66,7 +66,6 @@
   X(ggml_graph_get_grad_acc)                   \
   X(ggml_graph_n_nodes)                        \
   X(ggml_graph_node)                           \
-  X(ggml_graph_add_node)                       \
   X(ggml_graph_view)                           \
   X(ggml_backend_dev_by_type)                  \
   X(ggml_backend_dev_count)                 \
@@ -76,7 +75,6 @@
   X(ggml_backend_dev_type)                  \
   X(ggml_backend_dev_memory)                \
   X(ggml_backend_dev_by_name)               \
-  X(ggml_backend_dev_buffer_type)           \
   X(ggml_backend_reg_name)                  \
   X(ggml_backend_sched_new)                 \
   X(ggml_backend_sched_free)                \
@@ -85,11 +83,8 @@
   X(ggml_backend_sched_graph_compute)       \
   X(ggml_backend_sched_set_tensor_backend)  \
   X(ggml_backend_sched_get_tensor_backend)  \
-  X(ggml_backend_sched_get_n_splits)        \
   X(ggml_backend_sched_get_buffer_size)     \
-  X(ggml_backend_sched_reserve_size)        \
   X(ggml_op_name)                           \
-  X(ggml_transpose)                         \
   X(ggml_backend_dev_init)                     \
   X(ggml_backend_dev_backend_reg)              \
   X(ggml_backend_dev_supports_op)              \
