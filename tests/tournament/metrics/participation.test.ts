@@ -4,7 +4,7 @@ import { parseKernel } from "../../../src/tournament/kernel/load-kernel.js";
 import { episodeMetrics } from "../../../src/tournament/metrics/episode-metrics.js";
 import { TournamentEnvironment } from "../../../src/tournament/world/tournament-environment.js";
 
-const kernel = parseKernel(readFileSync("kernels/constitution-0.1.0.yaml", "utf8"), "0.1.0");
+const loadShipped = (version: string) => parseKernel(readFileSync(`kernels/constitution-${version}.yaml`, "utf8"), version);
 
 /** Plays one action for whoever is on turn: `choose(actor, round)` returns the action, or Pass. */
 function playRound(environment: TournamentEnvironment, choose: (actor: string) => unknown): void {
@@ -16,7 +16,14 @@ function playRound(environment: TournamentEnvironment, choose: (actor: string) =
 }
 
 describe("participation (Art. 5: a ballot stays counted after its citizen exits)", () => {
-  it("stays within 0–1000 when voters exit before the tally, and counts their ballots over the citizens who could cast them", () => {
+  it("is written in Art. 5 from 0.3.0 on", () => {
+    const article = loadShipped("0.3.0").articles.find((entry) => entry.id === "Art. 5");
+    expect(article?.text).toContain("A ballot stays cast when its citizen exits before the close");
+    expect(article?.text).toContain("quorumPercent of the citizens active at the close");
+  });
+
+  it.each(["0.1.0", "0.3.0"])("under %s: stays within 0–1000 when voters exit before the tally, and counts their ballots over the citizens who could cast them", (version) => {
+    const kernel = loadShipped(version);
     const environment = new TournamentEnvironment(kernel, { seed: 3 });
     const proposer = environment.actorOnTurn as string;
     const stayer = environment.citizens().find((citizen) => citizen !== proposer) as string;
