@@ -1,6 +1,7 @@
 #include "ggml-policy.h"
 
 #include "ggml-adamw-kernel.h"
+#include "ggml-dequantising-product-kernel.h"
 #include "ggml-product-kernels.h"
 #include "ggml-softmax-kernel.h"
 
@@ -181,6 +182,8 @@ std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::buildChunk(const GgmlChunk& chu
     }
     state->lossGradient = ggml.ggml_graph_get_grad_acc(full, loss);
     if (state->lossGradient == nullptr) throw std::runtime_error("ggml built no gradient for the loss");
+    // The frozen quantised matrices' out_prods first (a LoRA's base), then the f32 ones.
+    useDequantisingProductKernel(ggml, customOperation, context, full, state->forwardNodes, ggml.ggml_graph_n_nodes(full));
     full = fastBackwardProducts(ggml, customOperation, context, full, state->forwardNodes, size, weights.transposedCopies);
   }
   // Built on the matrices out_prod can read; the forward products then read the engine's copies.
