@@ -154,6 +154,7 @@ describe.each([
   { weightType: "f32", cpuKernels: "auto" },
   { weightType: "f32", cpuKernels: "portable" },
   { weightType: "q8_0", cpuKernels: "auto" },
+  { weightType: "q8_0", cpuKernels: "portable" },
   { weightType: "f16", cpuKernels: "auto" },
 ] as const)("ggml LoRA gradients over a frozen $weightType base (cpuKernels $cpuKernels)", ({ weightType, cpuKernels }) => {
   it("match the tfjs trainer's: cosine ≥ 0.9999 per factor, and only the factors train", async () => {
@@ -180,6 +181,37 @@ describe.each([
     } finally {
       await policy.dispose();
       reference.dispose();
+    }
+  });
+});
+
+describe.each(["q8_0", "q4_0"] as const)("the dequantising product kernel over a frozen %s base", (weightType) => {
+  // With "auto" the backward through the frozen matrices (every block projection and the output layer) runs
+  // ggml-dequantising-product-kernel.h; "portable" runs ggml's own out_prod. Both sum each element over k in
+  // order with one fused multiply-add a step, so the gradients agree to f32 rounding, not just in direction.
+  it("gives ggml's own out_prod's gradients", async () => {
+    const modelPath = (await createRandomModel({ path: join(folder, `dequantising-${weightType}.gguf`), preset: "tiny", architecture: "qwen2", seed: 7, weightType })).path;
+    const loraPath = join(folder, `dequantising-${weightType}.adapter.gguf`);
+    await writeTestAdapter({ path: loraPath, modelPath, targets: ["blk.0.attn_k.weight", "blk.0.ffn_up.weight", "blk.1.attn_output.weight"], rank: 4, alpha: 8, seed: 4 });
+    const gradientsBy = async (cpuKernels: "auto" | "portable") => {
+      const policy = await GgmlPolicy.load({ modelPath, loraPath, trainable: true, cpuKernels });
+      try {
+        return { kernels: policy.cpuKernels, gradients: await ggmlGradients(policy) };
+      } finally {
+        await policy.dispose();
+      }
+    };
+    const ours = await gradientsBy("auto");
+    const ggmls = await gradientsBy("portable");
+    if (ours.kernels !== "avx512") return void console.warn("no AVX-512 on this CPU: the dequantising kernel is not used, nothing to compare");
+    expect(ggmls.kernels).toBe("portable");
+    expect([...ours.gradients.keys()].sort()).toEqual([...ggmls.gradients.keys()].sort());
+    for (const [name, gradient] of ours.gradients) {
+      const reference = ggmls.gradients.get(name)!;
+      const scale = Math.max(...reference.map(Math.abs));
+      expect(scale, name).toBeGreaterThan(0);
+      const worst = Math.max(...gradient.map((value, index) => Math.abs(value - reference[index]!)));
+      expect(worst / scale, name).toBeLessThanOrEqual(1e-5);
     }
   });
 });
