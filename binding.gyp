@@ -12,6 +12,7 @@
         "native/addon.cpp",
         "native/devices/ggml-devices.cpp",
         "native/devices/vulkan-device-types.cpp",
+        "native/engine-forward-timing.cpp",
         "native/engine-object.cpp",
         "native/generation-loop.cpp",
         "native/grammar-mask-replay.cpp",

@@ -31,7 +31,9 @@
   X(llama_n_seq_max)                    \
   X(llama_get_memory)                   \
   X(llama_memory_seq_rm)                \
+  X(llama_memory_clear)                 \
   X(llama_decode)                       \
+  X(llama_synchronize)                  \
   X(llama_get_logits_ith)               \
   X(llama_adapter_lora_init)            \
   X(llama_adapter_lora_free)            \

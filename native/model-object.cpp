@@ -6,6 +6,8 @@
 
 #include "addon-errors.h"
 #include "addon-state.h"
+#include "engine-context-parameters.h"
+#include "engine-forward-timing.h"
 #include "devices/ggml-devices.h"
 #include "ggml-library.h"
 #include "grammar-mask-replay.h"
@@ -97,23 +99,12 @@ class CreateEngineWorker : public PromiseWorker {
       adapter = library.llama_adapter_lora_init(model->model, options.loraPath.c_str());
       if (adapter == nullptr) return SetError("llama.cpp could not load the LoRA adapter " + options.loraPath + " (its log says why)");
     }
-    llama_context_params parameters = library.llama_context_default_params();
     // Every sequence gets its own contextSize cells (kv_unified stays off), as in node-llama-cpp.
-    parameters.n_ctx = static_cast<uint32_t>(options.sequences) * static_cast<uint32_t>(options.contextSize);
-    parameters.n_seq_max = static_cast<uint32_t>(options.sequences);
+    const uint32_t sequences = static_cast<uint32_t>(options.sequences);
+    const uint32_t contextSize = sequences * static_cast<uint32_t>(options.contextSize);
     // node-llama-cpp's batch size: prompts up to 512 tokens decode in one pass, so greedy outputs match its path.
-    parameters.n_batch = std::max<uint32_t>(std::min<uint32_t>(parameters.n_ctx, 512), parameters.n_seq_max);
-    parameters.n_ubatch = parameters.n_batch;
-    parameters.n_threads = options.threads;
-    parameters.n_threads_batch = options.threads;
-    parameters.no_perf = true;
-    parameters.swa_full = false;
-    if (options.exact) {
-      // f32 keys and values, no flash attention: logprobs match an independent f32 forward pass.
-      parameters.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_DISABLED;
-      parameters.type_k = GGML_TYPE_F32;
-      parameters.type_v = GGML_TYPE_F32;
-    }
+    const uint32_t batchSize = std::max<uint32_t>(std::min<uint32_t>(contextSize, 512), sequences);
+    llama_context_params parameters = engineContextParameters(library, contextSize, sequences, batchSize, options.threads, options.exact);
     llama_context* context = library.llama_init_from_model(model->model, parameters);
     if (context == nullptr) {
       if (adapter != nullptr) library.llama_adapter_lora_free(adapter);
@@ -170,6 +161,7 @@ Napi::Function ModelObject::define(Napi::Env env) {
                          InstanceMethod<&ModelObject::createEngine>("createEngine"),
                          InstanceMethod<&ModelObject::dispose>("dispose"),
                          InstanceMethod<&ModelObject::replayGrammarMasks>("replayGrammarMasks"),
+                         InstanceMethod<&ModelObject::timeForward>("timeForward"),
                          InstanceAccessor<&ModelObject::vocabularySize>("vocabularySize"),
                          InstanceAccessor<&ModelObject::trainContextSize>("trainContextSize"),
                      });
@@ -233,6 +225,11 @@ Napi::Value ModelObject::createEngine(const Napi::CallbackInfo& info) {
 Napi::Value ModelObject::replayGrammarMasks(const Napi::CallbackInfo& info) {
   resource(info.Env());
   return ::replayGrammarMasks(info, model);
+}
+
+Napi::Value ModelObject::timeForward(const Napi::CallbackInfo& info) {
+  resource(info.Env());
+  return ::timeForward(info, model);
 }
 
 Napi::Value ModelObject::dispose(const Napi::CallbackInfo& info) {

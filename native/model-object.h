@@ -1,4 +1,4 @@
-// The JavaScript face of a loaded model: loadModel(), createEngine(), dispose().
+// The JavaScript face of a loaded model: loadModel(), createEngine(), replayGrammarMasks(), timeForward(), dispose().
 #pragma once
 
 #include <napi.h>
@@ -20,6 +20,8 @@ class ModelObject : public Napi::ObjectWrap<ModelObject> {
   Napi::Value dispose(const Napi::CallbackInfo& info);
   /** See grammar-mask-replay.h. */
   Napi::Value replayGrammarMasks(const Napi::CallbackInfo& info);
+  /** See engine-forward-timing.h. */
+  Napi::Value timeForward(const Napi::CallbackInfo& info);
   Napi::Value vocabularySize(const Napi::CallbackInfo& info);
   Napi::Value trainContextSize(const Napi::CallbackInfo& info);
   const ModelResource& resource(Napi::Env env) const;

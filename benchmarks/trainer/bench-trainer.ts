@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { InvalidInputError, LlamaCppToolError } from "../../src/core/errors.js";
 import { GgufReader } from "../../src/gguf/gguf-reader.js";
+import { bytesToTokenIds } from "../../src/inference/byte-tokens.js";
 import { BYTE_VOCABULARY_SIZE } from "../../src/inference/model-files/byte-vocabulary.js";
 import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
 import { MODEL_PRESETS, type ModelPresetName } from "../../src/inference/model-files/model-presets.js";
@@ -12,7 +13,8 @@ import { TfjsBackendNameSchema } from "../../trainers/backend/select-backend.js"
 import { findLlamaCppTool } from "../llama-cpp/find-llama-cpp-tool.js";
 import { runFinetune } from "../llama-cpp/run-finetune.js";
 import { measureAdapterSync } from "./measure-adapter-sync.js";
-import { measureGgmlTraining } from "./measure-ggml-training.js";
+import { measureEngineForward, type EngineForwardMeasurement } from "./measure-engine-forward.js";
+import { measureGgmlTraining, trainingRow, type GgmlTrainingMeasurement } from "./measure-ggml-training.js";
 import { measureTfjsTraining } from "./measure-tfjs-training.js";
 import { measureWeightSync } from "./measure-weight-sync.js";
 import type { TrainerBenchResult } from "./trainer-bench-result.js";
@@ -31,10 +33,15 @@ export interface TrainerBenchOptions {
   preset?: ModelPresetName;
   /** A model file of one's own (`--model`, any type llama.cpp reads, vocabulary ≥ 259 tokens): a LoRA trains over it on ggml. Not with `preset`. */
   modelPath?: string;
+  /** CPU threads of every threaded measurement (ggml, the engine's forward, llama-finetune), an integer ≥ 1 (`--threads`). Default 1 and 2; 1 with `quick`. */
+  threads?: number;
 }
 
 /** What a real-size benchmark trains: a rank-16 adapter over every block projection, on 512-token sequences (shorter when the model's context is). */
 export const LORA_BENCH = { rank: 16, alpha: 32, sequenceLength: 512, weightType: "q8_0" } as const;
+
+/** Warm runs of the engine's forward pass the median is taken over (after one untimed run). */
+const ENGINE_FORWARD_RUNS = 3;
 
 /** Timed optimizer steps per tfjs backend: the plain-JavaScript cpu backend is ~20× slower than wasm. */
 const STEPS = { full: { tensorflow: 6, wasm: 6, cpu: 1 }, quick: { tensorflow: 2, wasm: 2, cpu: 1 } } as const;
@@ -47,9 +54,11 @@ const STEPS = { full: { tensorflow: 6, wasm: 6, cpu: 1 }, quick: { tensorflow: 2
 export async function benchTrainer(options: TrainerBenchOptions): Promise<TrainerBenchResult> {
   if (options.preset !== undefined && options.modelPath !== undefined) throw new InvalidInputError("--preset", "either --preset or --model, not both", options.preset);
   const preset = options.modelPath !== undefined ? undefined : (options.preset ?? (options.quick ? "tiny" : "medium"));
+  if (options.threads !== undefined && !(Number.isInteger(options.threads) && options.threads >= 1)) throw new InvalidInputError("--threads", "an integer ≥ 1", options.threads);
+  const threadCounts = options.threads !== undefined ? [options.threads] : options.quick ? [1] : [1, 2];
   const folder = await mkdtemp(join(tmpdir(), "selfplay-bench-trainer-"));
   try {
-    if (preset === undefined || MODEL_PRESETS[preset].vocabularySize !== undefined) return await benchLora(options, preset, folder);
+    if (preset === undefined || MODEL_PRESETS[preset].vocabularySize !== undefined) return await benchLora(options, preset, folder, threadCounts);
     const sequenceLength = MODEL_PRESETS[preset].contextLength;
     const model = await createRandomModel({ path: join(folder, `${preset}.gguf`), preset, architecture: "llama", seed: 0 });
     const steps = options.quick ? STEPS.quick : STEPS.full;
@@ -58,12 +67,12 @@ export async function benchTrainer(options: TrainerBenchOptions): Promise<Traine
     for (const backend of TfjsBackendNameSchema.options) {
       backends.push(await measureTfjsTraining({ modelPath: model.path, backend, text, sequenceLength, sequencesPerStep: 1, steps: steps[backend] }));
     }
-    for (const threads of options.quick ? [1] : [1, 2]) {
-      backends.push(await measureGgmlTraining({ modelPath: model.path, threads, text, sequenceLength, sequencesPerStep: 1, steps: steps.wasm }));
+    for (const threads of threadCounts) {
+      backends.push(await measureGgmlTraining({ modelPath: model.path, threads, text, sequenceLength, sequencesPerStep: 1, steps: steps.wasm, entropy: false }));
     }
     const weightSync = await measureWeightSync(model.path, 3);
     const llamaCpp: TrainerBenchResult["llamaCpp"] = [];
-    for (const threads of options.quick ? [1] : [1, 2]) {
+    for (const threads of threadCounts) {
       try {
         const toolPath = await findLlamaCppTool("llama-finetune", { build: options.buildTools });
         const tokensPerSecond = await runFinetune({ toolPath, modelPath: model.path, contextLength: sequenceLength, threads, sequences: options.quick ? 4 : 20, text: trainingText });
@@ -97,11 +106,14 @@ export async function benchTrainer(options: TrainerBenchOptions): Promise<Traine
 
 /**
  * A LoRA (LORA_BENCH) over a frozen base on the ggml trainer, one sequence per
- * AdamW step, 1 thread: tokens/s, the process's peak RSS after training (file
- * creation included), and the adapter sync. tfjs and llama-finetune cannot
- * train such a model here, so they are not run.
+ * AdamW step, at each thread count with entropy off and on (each cell from the
+ * fresh adapter: the same steps, so entropy off gives the same gradient norm
+ * however many cells run): tokens/s against the engine's own forward pass over
+ * the same tokens at the same threads, the process's peak RSS after training
+ * (file creation included), and the adapter sync. tfjs and llama-finetune
+ * cannot train such a model here, so they are not run.
  */
-async function benchLora(options: TrainerBenchOptions, preset: ModelPresetName | undefined, folder: string): Promise<TrainerBenchResult> {
+async function benchLora(options: TrainerBenchOptions, preset: ModelPresetName | undefined, folder: string, threadCounts: readonly number[]): Promise<TrainerBenchResult> {
   let modelPath: string;
   if (preset === undefined) {
     modelPath = options.modelPath as string;
@@ -117,9 +129,25 @@ async function benchLora(options: TrainerBenchOptions, preset: ModelPresetName |
   const adapter = await createTrainableAdapter({ modelPath, path: loraPath, rank: LORA_BENCH.rank, alpha: LORA_BENCH.alpha });
   const steps = options.quick ? 1 : 2;
   const text = trainingText(sequenceLength * (steps + 2) + 1);
-  const training = await measureGgmlTraining({ modelPath, loraPath, threads: 1, text, sequenceLength, sequencesPerStep: 1, steps });
+  const cells: GgmlTrainingMeasurement[] = [];
+  for (const threads of threadCounts) {
+    for (const entropy of [false, true]) cells.push(await measureGgmlTraining({ modelPath, loraPath, threads, text, sequenceLength, sequencesPerStep: 1, steps, entropy }));
+  }
+  // The trainer's peak: the engine measured below holds its own copy of the model and a logits buffer of every position.
   const peakRssBytes = process.resourceUsage().maxRSS * 1024;
-  const weightSync = training.tokensPerSecond === null ? { format: "adapter" as const, exportSeconds: 0, swapSeconds: 0, seconds: 0 } : await measureAdapterSync(modelPath, loraPath, options.quick ? 1 : 2);
+  const trained = cells.some((cell) => cell.tokensPerSecond !== null);
+  // The row the first timed step trains on: the engine decodes exactly what the trainer's forward reads.
+  const row = trainingRow(bytesToTokenIds(text), 1, sequenceLength);
+  const engine = new Map<number, EngineForwardMeasurement>();
+  for (const threads of threadCounts) {
+    engine.set(threads, trained ? await measureEngineForward({ modelPath, tokens: row, threads, runs: ENGINE_FORWARD_RUNS }) : { tokensPerSecond: null, reason: "the trainer did not run" });
+  }
+  const backends = cells.map((cell) => {
+    const forward = engine.get(cell.threads) as EngineForwardMeasurement;
+    const ratio = cell.tokensPerSecond !== null && forward.tokensPerSecond !== null ? Number((cell.tokensPerSecond / forward.tokensPerSecond).toFixed(3)) : null;
+    return { ...cell, engineForwardTokensPerSecond: forward.tokensPerSecond, ...(forward.reason !== undefined && { engineForwardReason: forward.reason }), forwardRatio: ratio };
+  });
+  const weightSync = !trained ? { format: "adapter" as const, exportSeconds: 0, swapSeconds: 0, seconds: 0 } : await measureAdapterSync(modelPath, loraPath, options.quick ? 1 : 2);
   return {
     benchmark: "trainer",
     quick: options.quick,
@@ -130,7 +158,7 @@ async function benchLora(options: TrainerBenchOptions, preset: ModelPresetName |
     weightType,
     parameters,
     sequenceLength,
-    backends: [training],
+    backends,
     peakRssBytes,
     weightSync,
     llamaCpp: [],

@@ -20,17 +20,29 @@ export const TrainerBenchResultSchema = z.object({
   /** Tokens per training sequence (the model's context: llama-finetune trains on nothing shorter); one sequence per optimizer step on both sides. */
   sequenceLength: z.number().int().positive(),
   /**
-   * Training tokens per second (forward + backward + AdamW over every weight) of each tfjs backend and of
-   * the ggml trainer at each thread count (`threads`); null with the reason when it does not start here.
+   * Training tokens per second (forward + backward + AdamW over the trained weights) of each tfjs backend and of
+   * the ggml trainer at each thread count (`threads`) — with a LoRA, entropy off and on (`entropy`); null with
+   * the reason when it does not start here.
    */
   backends: z.array(
     z.object({
       backend: z.union([TfjsBackendNameSchema, z.literal("ggml")]),
       threads: z.number().int().positive().optional(),
+      /** ggml: whether each token's entropy was computed and an entropy bonus backpropagated through it (RL's entropy term). */
+      entropy: z.boolean().optional(),
       tokensPerSecond: z.number().positive().nullable(),
       reason: z.string().optional(),
       /** ggml: the global gradient norm of the last timed step (nothing clipped). */
       gradientNorm: z.number().optional(),
+      /**
+       * LoRA runs: tokens/s of the engine's own forward pass (llama.cpp, the engine's exact settings) over the same
+       * `sequenceLength` tokens of the same file with logits at every position, at the same threads: the median of
+       * 3 warm runs after an untimed one; null with `engineForwardReason` when the addon is not built.
+       */
+      engineForwardTokensPerSecond: z.number().positive().nullable().optional(),
+      engineForwardReason: z.string().optional(),
+      /** LoRA runs: `tokensPerSecond` ÷ `engineForwardTokensPerSecond` (a step costs about two forwards, so ~0.5 at best); null when either is. */
+      forwardRatio: z.number().positive().nullable().optional(),
     }),
   ),
   /** The benchmark process's peak resident memory after training, in bytes (every backend measured so far, and the model file's creation, included). */

@@ -63,7 +63,7 @@ describe.skipIf(nativeAddon.binding === undefined)(`selfplay bench (quick)${skip
     expect(result).toMatchObject({ quick: true, preset: "tiny", weights: "full", weightType: "f32", sequenceLength: 256 });
     expect(result.peakRssBytes).toBeGreaterThan(0);
     expect(result.backends.map((entry) => entry.backend)).toEqual(["tensorflow", "wasm", "cpu", "ggml"]);
-    expect(result.backends.find((entry) => entry.backend === "ggml")).toMatchObject({ threads: 1 });
+    expect(result.backends.find((entry) => entry.backend === "ggml")).toMatchObject({ threads: 1, entropy: false });
     for (const entry of result.backends) expect(entry.tokensPerSecond === null).toBe(entry.reason !== undefined);
     expect(result.backends.find((entry) => entry.backend === "wasm")?.tokensPerSecond).toBeGreaterThan(0);
     expect(result.weightSync.seconds).toBeCloseTo(result.weightSync.exportSeconds + result.weightSync.swapSeconds, 9);
@@ -116,32 +116,52 @@ describe("selfplay bench pool (quick)", () => {
 });
 
 describe.skipIf(nativeAddon.binding === undefined)(`selfplay bench trainer --model / --preset (quick)${skipNote}`, () => {
-  it("--model trains a rank-16 LoRA over the file on ggml: tokens/s, gradient norm, peak RSS and the adapter sync", { timeout: QUICK_RUN_MILLISECONDS }, async () => {
-    const folder = await mkdtemp(join(tmpdir(), "selfplay-bench-trainer-model-"));
-    try {
-      // The real-size preset's recipe (qwen2, q8_0 matrices) at the tiny size; the 0.5B run is a benchmark, not a test.
-      const { path } = await createRandomModel({ path: join(folder, "tiny-q8.gguf"), preset: "tiny", architecture: "qwen2", weightType: "q8_0", seed: 0 });
-      const result = TrainerBenchResultSchema.parse(await benchJson("trainer", "--model", path));
-      expect(result).toMatchObject({ quick: true, preset: null, model: path, weights: "lora", weightType: "q8_0", sequenceLength: 256, llamaCpp: [], ratio: null });
-      // Seven projections in each of the 2 blocks.
-      expect(result.lora).toEqual({ rank: 16, alpha: 32, pairs: 14 });
-      expect(result.backends).toHaveLength(1);
-      expect(result.backends[0]).toMatchObject({ backend: "ggml", threads: 1 });
-      expect(result.backends[0]?.tokensPerSecond).toBeGreaterThan(0);
-      expect(result.backends[0]?.gradientNorm).toBeGreaterThan(0);
-      expect(result.peakRssBytes).toBeGreaterThan(0);
-      expect(result.weightSync.format).toBe("adapter");
-      expect(result.weightSync.seconds).toBeCloseTo(result.weightSync.exportSeconds + result.weightSync.swapSeconds, 9);
-    } finally {
-      await rm(folder, { recursive: true, force: true });
-    }
-  });
+  it.each([
+    [[], 1],
+    [["--threads", "2"], 2],
+  ])(
+    "--model FILE %j trains a rank-16 LoRA over the file on ggml at %i thread(s), entropy off and on, against the engine's forward: tokens/s, ratio, gradient norm, peak RSS, adapter sync",
+    { timeout: QUICK_RUN_MILLISECONDS },
+    async (flags, threadCount) => {
+      const folder = await mkdtemp(join(tmpdir(), "selfplay-bench-trainer-model-"));
+      try {
+        // The real-size preset's recipe (qwen2, q8_0 matrices) at the tiny size; the 0.5B run is a benchmark, not a test.
+        const { path } = await createRandomModel({ path: join(folder, "tiny-q8.gguf"), preset: "tiny", architecture: "qwen2", weightType: "q8_0", seed: 0 });
+        const result = TrainerBenchResultSchema.parse(await benchJson("trainer", "--model", path, ...flags));
+        expect(result).toMatchObject({ quick: true, preset: null, model: path, weights: "lora", weightType: "q8_0", sequenceLength: 256, llamaCpp: [], ratio: null });
+        // Seven projections in each of the 2 blocks.
+        expect(result.lora).toEqual({ rank: 16, alpha: 32, pairs: 14 });
+        expect(result.backends.map(({ backend, threads, entropy }) => ({ backend, threads, entropy }))).toEqual([
+          { backend: "ggml", threads: threadCount, entropy: false },
+          { backend: "ggml", threads: threadCount, entropy: true },
+        ]);
+        for (const cell of result.backends) {
+          expect(cell.tokensPerSecond).toBeGreaterThan(0);
+          expect(cell.gradientNorm).toBeGreaterThan(0);
+          expect(cell.engineForwardTokensPerSecond).toBeGreaterThan(0);
+          expect(cell.forwardRatio).toBeCloseTo((cell.tokensPerSecond ?? Number.NaN) / (cell.engineForwardTokensPerSecond ?? Number.NaN), 3);
+        }
+        // One engine figure per thread count, whatever the trainer computed.
+        expect(result.backends[0]?.engineForwardTokensPerSecond).toBe(result.backends[1]?.engineForwardTokensPerSecond);
+        // The same steps from the same adapter: the entropy bonus is all that changes the gradient.
+        expect(result.backends[0]?.gradientNorm).not.toBe(result.backends[1]?.gradientNorm);
+        expect(result.peakRssBytes).toBeGreaterThan(0);
+        expect(result.weightSync.format).toBe("adapter");
+        expect(result.weightSync.seconds).toBeCloseTo(result.weightSync.exportSeconds + result.weightSync.swapSeconds, 9);
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe("selfplay bench flags", () => {
   it.each([
     [["bench", "rollout", "--bogus"], /unknown option '--bogus'/],
-    [["bench", "trainer", "--quick", "--threads", "2"], /unknown option '--threads'/],
+    [["bench", "trainer", "--quick", "--threads", "0"], /--threads: got "0"; expected an integer from 1 to 1024/],
+    [["bench", "trainer", "--quick", "--threads", "1.5"], /--threads: got "1.5"; expected an integer from 1 to 1024/],
+    [["bench", "trainer", "--quick", "--threads", "two"], /--threads: got "two"; expected an integer from 1 to 1024/],
+    [["bench", "rollout", "--threads", "2"], /unknown option '--threads'/],
     [["bench", "nope"], /unknown command 'nope'/],
     [["bench", "rollout", "--save"], /unknown option '--save'/],
     [["bench", "pool", "--quick", "--save"], /--save: got true; expected a full run \(no --quick\)/],

@@ -14,6 +14,7 @@ import type { TrainerBenchResult } from "../../../benchmarks/trainer/trainer-ben
 import { InvalidInputError } from "../../core/errors.js";
 import { ModelPresetNameSchema } from "../../inference/model-files/model-presets.js";
 import { EXIT } from "../cli-io.js";
+import { integerFlag } from "../flag-schemas.js";
 import type { CommandContext } from "../command-context.js";
 import { parseOptions } from "../parse-options.js";
 import { poolDefaultPath, writePoolDefault } from "../pool-default-file.js";
@@ -32,6 +33,8 @@ export const BenchCommandOptionsSchema = z.object({
   model: z.string().min(1, "a GGUF file path").optional(),
   /** `bench trainer`: the project-made model trained (default medium; tiny with --quick). */
   preset: z.enum(ModelPresetNameSchema.options, { error: `one of: ${ModelPresetNameSchema.options.join(", ")}` }).optional(),
+  /** `bench trainer`: measure at this many CPU threads only (default 1 and 2; 1 with --quick). */
+  threads: integerFlag(1, 1024).optional(),
 });
 export type BenchCommandOptions = z.infer<typeof BenchCommandOptionsSchema>;
 
@@ -84,14 +87,24 @@ function formatRollout(result: RolloutBenchResult): string {
   ].join("\n");
 }
 
+function backendLabel(entry: TrainerBenchResult["backends"][number]): string {
+  if (entry.backend !== "ggml") return `tfjs ${entry.backend}`;
+  return `ggml, ${entry.threads ?? 1} thread(s)${entry.entropy === undefined ? "" : `, entropy ${entry.entropy ? "on" : "off"}`}`;
+}
+
+/** LoRA cells: the engine's forward over the same tokens and the trainer's share of it. */
+function forwardComparison(entry: TrainerBenchResult["backends"][number]): string {
+  if (entry.engineForwardTokensPerSecond === undefined) return "";
+  const engine = entry.engineForwardTokensPerSecond ?? `- (${entry.engineForwardReason})`;
+  return ` (engine forward, logits at every position: ${engine}; ratio ${figure(entry.forwardRatio ?? null)})`;
+}
+
 function formatTrainer(result: TrainerBenchResult): string {
   const model = `${result.preset ?? result.model} model (${result.parameters} parameters, ${result.weightType})`;
   const trained = result.lora ? `a rank-${result.lora.rank} LoRA over ${result.lora.pairs} matrices` : "every weight";
   const lines = [
     `${model}, ${trained}, sequences of ${result.sequenceLength} tokens, one per AdamW step; training tokens/s:`,
-    ...result.backends.map(
-      (entry) => `  ${entry.backend === "ggml" ? `ggml, ${entry.threads ?? 1} thread(s)` : `tfjs ${entry.backend}`}: ${entry.tokensPerSecond ?? `- (${entry.reason})`}`,
-    ),
+    ...result.backends.map((entry) => `  ${backendLabel(entry)}: ${entry.tokensPerSecond ?? `- (${entry.reason})`}${forwardComparison(entry)}`),
     ...result.llamaCpp.map((entry) => `  llama-finetune, ${entry.threads} thread(s): ${entry.tokensPerSecond ?? `- (${entry.reason})`}`),
     ...(result.llamaCpp.length > 0 ? [`ratio (best ours / best llama.cpp): ${figure(result.ratio)}`] : []),
     `peak RSS: ${(result.peakRssBytes / 2 ** 30).toFixed(2)} GiB`,
@@ -188,13 +201,20 @@ export function registerBenchCommands(program: Command, context: CommandContext)
   addBenchmark(bench, context, {
     name: "trainer",
     description:
-      "Training tokens/s per tfjs backend and of the ggml trainer, and weight-sync seconds, vs llama.cpp's llama-finetune; --preset qwen2-0.5b or --model FILE: a rank-16 LoRA on ggml (tokens/s, peak RSS, sync).",
+      "Training tokens/s per tfjs backend and of the ggml trainer, and weight-sync seconds, vs llama.cpp's llama-finetune; --preset qwen2-0.5b or --model FILE: a rank-16 LoRA on ggml, entropy off and on, against the engine's forward over the same tokens (tokens/s, forward ratio, peak RSS, sync).",
     flags: [
       new Option("--preset <name>", `project-made model: ${ModelPresetNameSchema.options.join(", ")} (default medium; tiny with --quick)`),
       new Option("--model <file>", "a GGUF model to train a rank-16 LoRA over on ggml (any type llama.cpp reads)"),
+      new Option("--threads <n>", "CPU threads of the ggml, engine and llama-finetune measurements, an integer ≥ 1 (default 1 and 2; 1 with --quick)"),
     ],
     run: (quick, options) =>
-      benchTrainer({ quick, buildTools: !quick, ...(options.preset !== undefined && { preset: options.preset }), ...(options.model !== undefined && { modelPath: options.model }) }),
+      benchTrainer({
+        quick,
+        buildTools: !quick,
+        ...(options.preset !== undefined && { preset: options.preset }),
+        ...(options.model !== undefined && { modelPath: options.model }),
+        ...(options.threads !== undefined && { threads: options.threads }),
+      }),
     format: formatTrainer,
   });
   addBenchmark(bench, context, {

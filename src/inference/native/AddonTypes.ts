@@ -115,6 +115,12 @@ export interface AddonModel {
   createEngine(options: AddonEngineOptions): Promise<AddonEngine>;
   /** Replays a completion through llama.cpp's grammar sampler off the JavaScript thread: the allowed tokens at every position. */
   replayGrammarMasks(options: AddonGrammarMaskRequest): Promise<AddonGrammarMasks>;
+  /**
+   * Seconds of each of `runs` llama_decode calls of `tokens` as one batch with logits at every position, on a
+   * context with the engine's exact-mode settings, off the JavaScript thread; a bad argument rejects with
+   * SELFPLAY_INVALID_ARGUMENT.
+   */
+  timeForward(options: AddonForwardTimingRequest): Promise<Float64Array>;
   /** Releases the model; engines made from it keep it alive until they are disposed. */
   dispose(): Promise<void>;
 }
@@ -127,6 +133,15 @@ export interface AddonGrammarMaskRequest {
   completionTokens: Int32Array;
   /** Token texts of a logit bias, each resolved to its one token id (as node-llama-cpp's `tokenize(text, true)`). */
   logitBiasTexts?: string[];
+}
+
+export interface AddonForwardTimingRequest {
+  /** 1 to 512 ids of the model's vocabulary: one sequence from position 0, decoded in one batch (n_batch = n_ubatch = its length). */
+  tokens: Int32Array;
+  /** n_threads and n_threads_batch of the context: 1 to 1024. */
+  threads: number;
+  /** Timed decodes, the cache cleared before each: 1 to 1000. */
+  runs: number;
 }
 
 export interface AddonGrammarMasks {
