@@ -29,6 +29,8 @@ export interface GgmlTrainingMeasurement {
   reason?: string;
   /** Global L2 norm of the last timed step's gradient (the loss is the mean next-token cross-entropy, less the entropy bonus with `entropy`; nothing is clipped). */
   gradientNorm?: number;
+  /** The process's peak resident memory when this measurement ended: every earlier one included (the first cell's is its own). */
+  peakRssBytesSoFar?: number;
 }
 
 /**
@@ -88,7 +90,8 @@ export async function measureGgmlTraining(options: GgmlTrainingOptions): Promise
     let gradientNorm = 0;
     for (let index = 1; index <= options.steps; index++) gradientNorm = await step(index);
     const seconds = (performance.now() - started) / 1000;
-    return { backend: "ggml", threads: options.threads, entropy: options.entropy, tokensPerSecond: Number(((options.steps * predicted) / seconds).toPrecision(3)), gradientNorm };
+    const peakRssBytesSoFar = process.resourceUsage().maxRSS * 1024;
+    return { backend: "ggml", threads: options.threads, entropy: options.entropy, tokensPerSecond: Number(((options.steps * predicted) / seconds).toPrecision(3)), gradientNorm, peakRssBytesSoFar };
   } finally {
     await policy.dispose();
   }

@@ -34,6 +34,8 @@ export const TrainerBenchResultSchema = z.object({
       reason: z.string().optional(),
       /** ggml: the global gradient norm of the last timed step (nothing clipped). */
       gradientNorm: z.number().optional(),
+      /** ggml: the process's peak resident memory when this cell ended, every earlier cell included (cells run in order: the first one's is its own). */
+      peakRssBytesSoFar: z.number().int().positive().optional(),
       /**
        * LoRA runs: tokens/s of the engine's own forward pass (llama.cpp, the engine's exact settings) over the same
        * `sequenceLength` tokens of the same file with logits at every position, at the same threads: the median of

@@ -2,6 +2,7 @@
 
 #include "ggml-attention-layout.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -84,7 +85,10 @@ GgmlForwardGraph buildGgmlForwardGraph(const GgmlLibrary& g, ggml_context* ctx, 
   }
   graph.targetRows = input(GGML_TYPE_I32, targets, 0, "target_rows");
   graph.targetIndices = input(GGML_TYPE_I32, targets, 0, "target_indices");
-  graph.temperatures = input(GGML_TYPE_F32, 1, targets, "temperatures");
+  // At temperature 1 everywhere (RL's usual setting) logits / T is the logits themselves: no division, and no
+  // [vocabulary, targets] tensor for its result and another for its gradient (311 MB each at Qwen2.5's 151,936 × 512).
+  const bool unitTemperatures = std::all_of(chunk.temperatures.begin(), chunk.temperatures.end(), [](float temperature) { return temperature == 1.0f; });
+  if (!unitTemperatures) graph.temperatures = input(GGML_TYPE_F32, 1, targets, "temperatures");
   if (!chunk.logitOffsets.empty()) graph.logitOffsets = input(GGML_TYPE_F32, c.vocabularySize, targets, "logit_offsets");
 
   const int ropeMode = c.neoxRope ? GGML_ROPE_TYPE_NEOX : GGML_ROPE_TYPE_NORMAL;
@@ -169,7 +173,7 @@ GgmlForwardGraph buildGgmlForwardGraph(const GgmlLibrary& g, ggml_context* ctx, 
   ggml_tensor* logits = linear(weights.output, nullptr, scored);  // [vocabulary, targets]
   // The engine's order: logit bias, grammar mask, then the temperature.
   if (graph.logitOffsets != nullptr) logits = g.ggml_add(ctx, logits, graph.logitOffsets);
-  ggml_tensor* scaled = g.ggml_div(ctx, logits, graph.temperatures);  // logits / T, as the engine divides
+  ggml_tensor* scaled = unitTemperatures ? logits : g.ggml_div(ctx, logits, graph.temperatures);  // logits / T, as the engine divides
   ggml_tensor* probabilities = g.ggml_soft_max(ctx, scaled);
   const int64_t flat = c.vocabularySize * targets;
   // Rows of one element: get_rows then picks probabilities[token, target] (and carries its gradient back).
@@ -206,7 +210,9 @@ void setGgmlForwardInputs(const GgmlLibrary& g, const GgmlForwardGraph& graph, c
   }
   g.ggml_backend_tensor_set(graph.targetRows, chunk.targetRows.data(), 0, chunk.targetRows.size() * sizeof(int32_t));
   g.ggml_backend_tensor_set(graph.targetIndices, indices.data(), 0, indices.size() * sizeof(int32_t));
-  g.ggml_backend_tensor_set(graph.temperatures, chunk.temperatures.data(), 0, chunk.temperatures.size() * sizeof(float));
+  if (graph.temperatures != nullptr) {
+    g.ggml_backend_tensor_set(graph.temperatures, chunk.temperatures.data(), 0, chunk.temperatures.size() * sizeof(float));
+  }
   if (graph.logitOffsets != nullptr) {
     g.ggml_backend_tensor_set(graph.logitOffsets, chunk.logitOffsets.data(), 0, chunk.logitOffsets.size() * sizeof(float));
   }

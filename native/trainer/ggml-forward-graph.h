@@ -64,7 +64,7 @@ struct GgmlForwardGraph {
   ggml_tensor* targetIndices = nullptr;
   /** [vocabulary, targets], or null when the chunk has no constrained target. */
   ggml_tensor* logitOffsets = nullptr;
-  /** [1, targets]: each target's sampling temperature. */
+  /** [1, targets]: each target's sampling temperature; null when every one is 1 (nothing to divide by). */
   ggml_tensor* temperatures = nullptr;
   /** [1, targets] */
   ggml_tensor* logprobs = nullptr;
