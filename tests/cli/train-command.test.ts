@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import * as tf from "@tensorflow/tfjs";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -42,8 +42,13 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
     expect(stderr.match(/^device: .*$/gm)).toEqual([expect.stringMatching(/^device: CPU \(.*\) — asked for the CPU$/)]);
     const device = { requested: "cpu", name: "CPU", description: expect.any(String), backend: "CPU" };
     expect(JSON.parse(await readFile(join(out, "report.json"), "utf8")).device).toEqual(device);
-    const trainer = JSON.parse(await readFile(join(out, "checkpoints/step-2.trainer/trainer.json"), "utf8")) as { backend: string; device?: unknown };
+    const trainer = JSON.parse(await readFile(join(out, "checkpoints/step-2.trainer/trainer.json"), "utf8")) as { backend: string; device?: unknown; threads?: number };
     expect(trainer.device).toEqual(trainer.backend === "ggml" ? device : undefined);
+    // The update's threads: every core by default (rollouts wait for it), said on stderr, recorded in both files.
+    const ggml = trainer.backend === "ggml";
+    expect(stderr).toContain(ggml ? `, ${availableParallelism()} update thread(s) (default: this machine's cores)\n` : "trainer: tfjs (");
+    expect(trainer.threads).toBe(ggml ? availableParallelism() : undefined);
+    expect(JSON.parse(await readFile(join(out, "report.json"), "utf8")).trainerThreads).toBe(ggml ? availableParallelism() : null);
     const report = JSON.parse(stdout) as { steps: number; evaluations: { step: number }[] };
     expect(report.steps).toBe(2);
     expect(report.evaluations.map((entry) => entry.step)).toEqual([0, 2]);
@@ -165,6 +170,22 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
     });
   });
 
+  it.each([
+    [["--trainer-threads", "0"], undefined, /--trainer-threads: got "0"; expected an integer from 1 to 1024/],
+    [["--trainer-threads", "many"], undefined, /--trainer-threads: got "many"; expected an integer from 1 to 1024/],
+    [[], { trainer: { threads: 1.5 } }, /threads\.json: trainer\.threads: got 1\.5; expected/],
+    [["--trainer", "tfjs", "--trainer-threads", "2"], undefined, /--trainer-threads: got 2; expected no thread count with the tfjs trainer .*--trainer ggml/],
+    [["--trainer", "tfjs"], { trainer: { threads: 2 } }, /threads\.json: trainer\.threads: got 2; expected no thread count with the tfjs trainer/],
+  ])("refuses the update's threads %j (configuration %j) with exit 2, naming the field, before starting a run", async (flags, configuration, message) => {
+    const out = join(folder, "threads-bad");
+    const config = join(folder, "threads.json");
+    await writeFile(config, JSON.stringify(configuration ?? {}));
+    const { code, stderr } = await runCli(["train", "--model", modelPath, "--config", config, "--out", out, ...flags]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it("names the configuration field that is wrong", async () => {
     const config = join(folder, "bad.json");
     await writeFile(config, JSON.stringify({ environment: { proposals: 0 } }));
@@ -209,10 +230,13 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
       expect(await exited, stderr).toBe("SIGKILL");
       expect(existsSync(join(out, "final.gguf"))).toBe(false);
 
-      // In a pool this time: the setting changes speed, not results, so a resume may choose another.
-      const resumed = await runCli(["train", "--resume", out, "--workers", "1"]);
+      // In a pool and on one update thread this time: both change speed, not results, so a resume may choose others.
+      // (The thread count where the trainer takes one: ggml, the default wherever the native addon is built.)
+      const { backend } = JSON.parse(await readFile(join(reference, "checkpoints/step-3.trainer/trainer.json"), "utf8")) as { backend: string };
+      const resumed = await runCli(["train", "--resume", out, "--workers", "1", ...(backend === "ggml" ? ["--trainer-threads", "1"] : [])]);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stderr).toContain("pool: 1 worker thread, one shared engine (from --workers)\n");
+      if (backend === "ggml") expect(resumed.stderr).toMatch(/^trainer: ggml .*, 1 update thread\(s\) \(from --trainer-threads\)$/m);
       expect(resumed.stderr).toMatch(/resuming .* after step [01] of 3/);
       const [actual, expected] = [await metricsWithoutTimings(join(out, "metrics.jsonl")), await metricsWithoutTimings(join(reference, "metrics.jsonl"))];
       expect(actual.map((line) => line.step)).toEqual([0, 1, 2, 3, 3]);

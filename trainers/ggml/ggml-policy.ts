@@ -94,6 +94,8 @@ export class GgmlPolicy {
     readonly loraPath: string | undefined,
     readonly configuration: PolicyConfiguration,
     readonly native: NativeGgmlPolicy,
+    /** CPU threads of ggml's backend, as loaded. */
+    readonly threads: number,
     private readonly memory: { maxChunkTokens: number; memoryLimitBytes: number; modelBytes: number },
   ) {}
 
@@ -156,7 +158,7 @@ export class GgmlPolicy {
       ...(lora && { loraPath, loraScale: lora.scale }),
     });
     if (policy === undefined) throw new GgmlTrainerUnavailableError(reason);
-    return new GgmlPolicy(modelPath, loraPath, configuration, policy, { maxChunkTokens, memoryLimitBytes, modelBytes });
+    return new GgmlPolicy(modelPath, loraPath, configuration, policy, threads, { maxChunkTokens, memoryLimitBytes, modelBytes });
   }
 
   /** The device the policy is on, and why it was chosen. */

@@ -14,6 +14,7 @@ import type { Trainer, TrainerSync } from "../interface/trainer.js";
 import type { TrainerWeights } from "../interface/trainer-checkpoint.js";
 import { readTrainerManifest, saveTrainerCheckpoint, trainerCheckpointPaths } from "../interface/trainer-checkpoint-files.js";
 import { TrainerOptionsSchema } from "../interface/trainer-options.js";
+import { updateThreads } from "../interface/update-threads.js";
 import { BatchConstraintMasks } from "../rl/batch-constraint-masks.js";
 import type { TrainerConfiguration } from "../rl/trainer-configuration.js";
 import type { UpdateMetrics } from "../rl/update-metrics.js";
@@ -26,8 +27,6 @@ import { ggmlTrainOnBatch } from "./ggml-train-on-batch.js";
 
 /** What a GgmlTrainer takes: every backend's options, and the ggml policy's. */
 export const GgmlTrainerOptionsSchema = TrainerOptionsSchema.extend({
-  /** CPU threads of ggml's backend. Default 1. */
-  threads: z.number().int().min(1).default(1),
   /** "auto": the AVX-512 kernels where they run, else ggml's operations; "portable": ggml's operations whatever the CPU. See GgmlPolicyOptionsSchema. Default "auto". */
   cpuKernels: z.enum(["auto", "portable"]).default("auto"),
   /** Tokens per packed row (one graph); see GgmlPolicyOptionsSchema. Default 128. */
@@ -67,7 +66,8 @@ export class GgmlTrainer implements Trainer {
 
   static async create(options: GgmlTrainerOptions): Promise<GgmlTrainer> {
     const parsed = parseInput(GgmlTrainerOptionsSchema, options);
-    const { threads, cpuKernels, maxChunkTokens, memoryLimitBytes } = parsed;
+    const { cpuKernels, maxChunkTokens, memoryLimitBytes } = parsed;
+    const threads = updateThreads(parsed.configuration.threads);
     const modelPath = resolve(parsed.modelPath);
     const weights = parsed.weights ?? (await defaultTrainerWeights(modelPath));
     if (parsed.configuration.algorithm === "ppo-critic") {
@@ -93,6 +93,11 @@ export class GgmlTrainer implements Trainer {
 
   get updates(): number {
     return this.updatesDone;
+  }
+
+  /** CPU threads of ggml's backend in the update (`configuration.threads`, else this machine's cores). */
+  get threads(): number {
+    return this.policy.threads;
   }
 
   /** The device the policy (weights, gradients, moments) is on, and why. */
@@ -135,7 +140,15 @@ export class GgmlTrainer implements Trainer {
   async saveCheckpoint(directory: string): Promise<void> {
     const steps = this.optimizer.steps;
     await saveTrainerCheckpoint(directory, {
-      manifest: { backend: this.backend, weights: this.weights, modelPath: this.modelPath, updates: this.updatesDone, minibatchRandom: this.minibatchRandom.state(), device: deviceRecord(this.policy.device) },
+      manifest: {
+        backend: this.backend,
+        weights: this.weights,
+        modelPath: this.modelPath,
+        updates: this.updatesDone,
+        minibatchRandom: this.minibatchRandom.state(),
+        device: deviceRecord(this.policy.device),
+        threads: this.threads,
+      },
       writeWeights: (path) => this.exportFinal(path),
       writeOptimizer: steps > 0 ? (path) => writeGgmlOptimizerState(path, this.policy, steps) : undefined,
     });

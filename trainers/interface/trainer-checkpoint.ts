@@ -37,5 +37,7 @@ export const TrainerCheckpointManifestSchema = z.strictObject({
   minibatchRandom: RandomStreamStateSchema,
   /** The ggml device the weights were trained on (the ggml trainer); absent for tfjs. A checkpoint restores on any device. */
   device: DeviceRecordSchema.optional(),
+  /** CPU threads of the update that wrote it (the ggml trainer); absent for tfjs. A checkpoint restores with any count. */
+  threads: z.number().int().positive().optional(),
 });
 export type TrainerCheckpointManifest = z.infer<typeof TrainerCheckpointManifestSchema>;

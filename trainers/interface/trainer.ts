@@ -32,6 +32,8 @@ export interface Trainer {
   readonly updates: number;
   /** The ggml device the weights live on, and why (the ggml trainer); undefined for tfjs, which runs on the CPU (wasm). */
   readonly device?: ResolvedDevice | undefined;
+  /** CPU threads of the update (the ggml trainer: `configuration.threads`, else this machine's cores); undefined for tfjs, whose wasm backend sets its own. */
+  readonly threads?: number | undefined;
   /** One policy update on a batch: the records it can train, minibatched, one optimizer step each. */
   update(batch: TrainingBatch): Promise<UpdateMetrics>;
   /**

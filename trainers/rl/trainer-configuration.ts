@@ -51,6 +51,12 @@ export const TrainerConfigurationSchema = z.strictObject({
   dropZeroAdvantage: z.boolean().default(true),
   /** Global gradient-norm bound (policy and value head together). Default 1. */
   maxGradientNorm: z.number().positive().default(1),
+  /**
+   * CPU threads of the update, an integer from 1 to 1024 (the ggml trainer; the tfjs trainer refuses one).
+   * Default: every core of the machine (`os.availableParallelism()`) — the update never runs beside the
+   * rollouts (`updateThreads`). Speed only: a resumed run may use another count.
+   */
+  threads: z.number().int().min(1).max(1024).optional(),
 });
 export type TrainerConfiguration = z.infer<typeof TrainerConfigurationSchema>;
 export type TrainerConfigurationInput = z.input<typeof TrainerConfigurationSchema>;

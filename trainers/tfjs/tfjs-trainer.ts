@@ -11,6 +11,7 @@ import type { Trainer, TrainerSync } from "../interface/trainer.js";
 import type { TrainerWeights } from "../interface/trainer-checkpoint.js";
 import { readTrainerManifest, saveTrainerCheckpoint, trainerCheckpointPaths } from "../interface/trainer-checkpoint-files.js";
 import { TrainerOptionsSchema, type TrainerOptions } from "../interface/trainer-options.js";
+import { assertBackendTakesThreads } from "../interface/update-threads.js";
 import { createTrainableAdapter } from "../lora/create-trainable-adapter.js";
 import { exportLoraAdapter } from "../lora/export-lora-adapter.js";
 import { AdamW } from "../optimizer/adamw.js";
@@ -53,6 +54,7 @@ export class TfjsTrainer implements Trainer {
    */
   static async create(options: TrainerOptions): Promise<TfjsTrainer> {
     const parsed = parseInput(TrainerOptionsSchema, options);
+    assertBackendTakesThreads("tfjs", parsed.configuration.threads, "configuration.threads");
     const modelPath = resolve(parsed.modelPath);
     const weights = parsed.weights ?? (await defaultTrainerWeights(modelPath));
     await mkdir(parsed.syncDirectory, { recursive: true });

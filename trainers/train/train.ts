@@ -19,6 +19,7 @@ import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-
 import { findDevice } from "../../src/inference/native/open-native-device.js";
 import { createTrainer } from "../interface/create-trainer.js";
 import type { Trainer } from "../interface/trainer.js";
+import { assertBackendTakesThreads } from "../interface/update-threads.js";
 import type { TrainerBackend } from "../interface/trainer-checkpoint.js";
 import { openFrontierPrm } from "../rl/open-frontier-prm.js";
 import { assertFrontierFits } from "./assert-frontier-fits.js";
@@ -67,6 +68,8 @@ export interface TrainResult {
   configuration: TrainingConfiguration;
   /** The device the learner's engine (and the ggml trainer) ran on. */
   device: DeviceRecord;
+  /** CPU threads of the update (the ggml trainer); undefined for tfjs. */
+  trainerThreads: number | undefined;
 }
 
 /**
@@ -102,6 +105,8 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   const configuration = parseInput(TrainingConfigurationSchema, options.configuration ?? {}, { fieldName: (path) => `configuration.${path.map(String).join(".")}` });
   if (resume) assertSameTrainingRun(directory, resume, { modelPath: options.modelPath, environment: environment.name, configuration });
   assertFrontierFits(environment, configuration);
+  // A backend that cannot take the update's thread count refuses it here, before any file or model.
+  if (typeof options.trainer !== "object") assertBackendTakesThreads(options.trainer ?? "tfjs", configuration.trainer.threads, "configuration.trainer.threads");
   const { workers, engine = "shared" } = options.pool ?? { workers: 0 };
   if (environment.frozenRoles && Object.keys(environment.frozenRoles).length > 0 && workers > 0) {
     // Pool workers send every role's calls to the learner: a frozen opponent would silently be the policy being trained.
@@ -252,7 +257,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     }
     await evaluate(configuration.steps);
     const finalModel = await trainer.exportFinal(join(directory, trainer.weights === "lora" ? "final.lora.gguf" : "final.gguf"));
-    return { finalModel, evaluations, configuration, device: deviceRecord(device) };
+    return { finalModel, evaluations, configuration, device: deviceRecord(device), trainerThreads: trainer.threads };
   } finally {
     await metrics.close();
     await rollouts.close();

@@ -64,13 +64,19 @@ export function findTrainingCheckpoint(directory: string): Promise<LatestCheckpo
 /**
  * Throws unless the model, environment and configuration are the ones the
  * checkpoint's run started with; the message names every field that differs.
- * The device is not compared: a run may go on on another machine's device.
+ * The device and the update's thread count are not compared: a run may go on
+ * on another machine's device and cores.
  */
 export function assertSameTrainingRun(directory: string, checkpoint: TrainingCheckpoint, run: { modelPath: string; environment: string; configuration: unknown }): void {
   const asJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as JsonValue;
+  // Where the run computes, not what: the device and the update's thread count may change on a resume.
+  const compared = (configuration: unknown) => {
+    const { trainer, ...rest } = configuration as { trainer?: object };
+    return { ...rest, device: undefined, ...(trainer !== undefined && { trainer: { ...trainer, threads: undefined } }) };
+  };
   const differences = jsonDifferences(
-    asJson({ model: checkpoint.modelPath, env: checkpoint.environment.name, ...checkpoint.configuration, device: undefined }),
-    asJson({ model: resolve(run.modelPath), env: run.environment, ...(run.configuration as object), device: undefined }),
+    asJson({ model: checkpoint.modelPath, env: checkpoint.environment.name, ...compared(checkpoint.configuration) }),
+    asJson({ model: resolve(run.modelPath), env: run.environment, ...compared(run.configuration) }),
   );
   if (differences.length === 0) return;
   const listed = differences.map(({ path, before, after }) => `${path} ${JSON.stringify(before)} → ${JSON.stringify(after)}`).join(", ");

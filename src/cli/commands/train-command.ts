@@ -14,6 +14,7 @@ import { LoraTargetSchema } from "../../../trainers/lora/create-trainable-adapte
 import { proposerTargetGapOfMetrics } from "../../../trainers/rl/proposer-target-gap.js";
 import { trainingReportSvg } from "../../../trainers/rl/training-report-svg.js";
 import { assertFrontierFits } from "../../../trainers/train/assert-frontier-fits.js";
+import { assertBackendTakesThreads, updateThreads } from "../../../trainers/interface/update-threads.js";
 import { train } from "../../../trainers/train/train.js";
 import type { TrainingCheckpoint } from "../../../trainers/train/training-checkpoint.js";
 import { findTrainingCheckpoint } from "../../../trainers/train/training-checkpoint-files.js";
@@ -44,6 +45,7 @@ export const TrainCommandOptionsSchema = z.object({
   judgeModel: z.string().min(1, "a GGUF file path").optional(),
   loraRank: integerFlag(1, 1024).optional(),
   loraAlpha: numberFlag(0, 1e6).optional(),
+  trainerThreads: integerFlag(1, 1024).optional(),
   loraTargets: z
     .string()
     .transform((value) => value.split(",").map((target) => target.trim()))
@@ -73,6 +75,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
   const baseConfiguration: Record<string, unknown> =
     options.config === undefined ? ((resumed?.configuration as Record<string, unknown> | undefined) ?? {}) : await readConfigurationFile(options.config, "--config");
   const lora = { ...(baseConfiguration.lora as object | undefined), ...(options.loraRank !== undefined && { rank: options.loraRank }), ...(options.loraAlpha !== undefined && { alpha: options.loraAlpha }), ...(options.loraTargets && { targets: options.loraTargets }) };
+  const trainerSettings = { ...(baseConfiguration.trainer as object | undefined), ...(options.trainerThreads !== undefined && { threads: options.trainerThreads }) };
   const configuration = parseInput(
     TrainingConfigurationSchema,
     {
@@ -82,6 +85,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
       ...(options.device !== undefined && { device: options.device }),
       frontier: frontierInput(baseConfiguration.frontier, options),
       ...(Object.keys(lora).length > 0 && { lora }),
+      ...(Object.keys(trainerSettings).length > 0 && { trainer: trainerSettings }),
     },
     { fieldName: (path) => `${options.config ?? "configuration"}: ${path.map(String).join(".")}` },
   );
@@ -107,6 +111,8 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
         ? { backend: resumed.trainerBackend, reason: "the run's own" }
         : await defaultTrainerBackend(configuration.trainer).then(({ backend, reason }) => ({ backend, reason: `default: ${reason}` }));
   const backend = trainer.backend;
+  const threadsField = options.trainerThreads !== undefined ? "--trainer-threads" : `${options.config ?? "configuration"}: trainer.threads`;
+  assertBackendTakesThreads(backend, configuration.trainer.threads, threadsField);
   const plan = environment.plan.map((entry) => `${entry.count} ${entry.episodeType}${(entry.groupSize ?? 1) > 1 ? ` × ${entry.groupSize}` : ""}`).join(" + ");
   io.stderr(
     resumed
@@ -115,7 +121,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
           `${configuration.frontier.mode === "prm" ? `prompts by the PRM-weighted frontier (${configuration.frontier.prmPath})` : "uniform prompts"} → ${directory}\n`,
   );
   io.stderr(describePoolSetting(pool));
-  io.stderr(`trainer: ${backend} (${trainer.reason})\n`);
+  io.stderr(`trainer: ${backend} (${trainer.reason})${backend === "ggml" ? `, ${describeUpdateThreads(configuration.trainer.threads, threadsField)}` : ""}\n`);
   const isModule = !(environmentName in BUILT_IN_ENVIRONMENTS);
   // On a terminal, a bar of the step's episodes while they roll out; the step's line replaces it.
   let progress: { step: number; bar: ProgressBar } = { step: 0, bar: createProgressBar(io, "") };
@@ -152,6 +158,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
     model: modelPath,
     trainer: backend,
     device: result.device,
+    trainerThreads: result.trainerThreads ?? null,
     steps: configuration.steps,
     seed: configuration.seed,
     frontier: { mode: configuration.frontier.mode, ...(configuration.frontier.prmPath !== undefined && { prmPath: configuration.frontier.prmPath }), reasons },
@@ -173,6 +180,12 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
   );
   io.stdout(`${JSON.stringify(report)}\n`);
   return EXIT.ok;
+}
+
+/** How many threads the update runs on, and where that came from. */
+function describeUpdateThreads(configured: number | undefined, field: string): string {
+  const threads = updateThreads(configured);
+  return `${threads} update thread(s) (${configured === undefined ? "default: this machine's cores" : `from ${field}`})`;
 }
 
 /** The progress line of a step: rewards per role, records trained and left out, speeds, the environment's summary. */
@@ -232,6 +245,7 @@ export function registerTrainCommand(program: Command, context: CommandContext):
     .addOption(new Option("--judge-model <file>", "run judges on this model instead of the policy"))
     .addOption(new Option("--lora-rank <n>", "LoRA rank when training an adapter (default 16)"))
     .addOption(new Option("--lora-alpha <x>", "LoRA alpha (default 32)"))
+    .addOption(new Option("--trainer-threads <n>", "CPU threads of the ggml trainer's update, an integer from 1 to 1024 (default: this machine's cores; rollouts wait for the update)"))
     .addOption(new Option("--lora-targets <list>", "comma-separated matrices to adapt (default attn_q,attn_k,attn_v,attn_output,ffn_gate,ffn_up,ffn_down)"))
     .addOption(new Option("--workers <n>", WORKERS_HELP))
     .addOption(new Option("--pool-engine <engine>", POOL_ENGINE_HELP))

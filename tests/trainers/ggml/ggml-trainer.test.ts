@@ -1,5 +1,5 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidInputError } from "../../../src/core/errors.js";
@@ -12,6 +12,7 @@ import { GgmlPolicy } from "../../../trainers/ggml/ggml-policy.js";
 import { GgmlTrainer } from "../../../trainers/ggml/ggml-trainer.js";
 import type { TrainerOptions } from "../../../trainers/interface/trainer-options.js";
 import { TfjsTrainer } from "../../../trainers/tfjs/tfjs-trainer.js";
+import { maxWeightDifference, metricsDifferences } from "../rl/run-comparison.js";
 
 type TrainerLoraOptionsInput = NonNullable<TrainerOptions["lora"]>;
 
@@ -51,6 +52,7 @@ afterAll(async () => {
 
 const sequencesOf = (records: readonly TrainingRecord[]) =>
   records.map((record) => ({ promptTokenIds: record.promptTokenIds, completionTokenIds: record.completionTokenIds, temperature: record.sampler.temperature }));
+const withoutTimings = (metrics: object) => Object.fromEntries(Object.entries(metrics).filter(([key]) => key !== "elapsedMs"));
 const sums = (values: Float64Array[]) => values.map((sequence) => sequence.reduce((sum, value) => sum + value, 0));
 
 describe("GgmlTrainer", () => {
@@ -177,6 +179,33 @@ describe("GgmlTrainer", () => {
       await automatic.dispose();
       await portable.dispose();
     }
+  });
+
+  it("updates on `configuration.threads` CPU threads, else every core, records the count in trainer.json, and trains the same on 1 and 2", async () => {
+    const configuration = { ...CONFIGURATION, epochs: 1, minibatchSize: 4 };
+    const one = await GgmlTrainer.create({ modelPath, syncDirectory: join(folder, "sync-threads-1"), configuration: { ...configuration, threads: 1 }, seed: 4 });
+    const two = await GgmlTrainer.create({ modelPath, syncDirectory: join(folder, "sync-threads-2"), configuration: { ...configuration, threads: 2 }, seed: 4 });
+    const unset = await GgmlTrainer.create({ modelPath, syncDirectory: join(folder, "sync-threads-default"), configuration, seed: 4 });
+    try {
+      expect([one.threads, two.threads, unset.threads]).toEqual([1, 2, availableParallelism()]);
+      const [ours, theirs] = [await one.update(batch), await two.update(batch)];
+      expect(ours).toMatchObject({ trainedRecords: 4, optimizerSteps: 1 });
+      expect(metricsDifferences(withoutTimings(ours), withoutTimings(theirs))).toEqual([]);
+      expect(await maxWeightDifference(await one.exportFinal(join(folder, "threads-1.gguf")), await two.exportFinal(join(folder, "threads-2.gguf")))).toBeLessThanOrEqual(1e-6);
+      await two.saveCheckpoint(join(folder, "threads-checkpoint"));
+      const manifest = JSON.parse(await readFile(join(folder, "threads-checkpoint", "trainer.json"), "utf8")) as { threads?: number };
+      expect(manifest.threads).toBe(2);
+    } finally {
+      await one.dispose();
+      await two.dispose();
+      await unset.dispose();
+    }
+  });
+
+  it("refuses a thread count out of range, naming the field", async () => {
+    await expect(GgmlTrainer.create({ modelPath, syncDirectory: join(folder, "sync-threads-bad"), configuration: { threads: 0 } })).rejects.toThrowError(
+      /^configuration\.threads: got 0; expected/,
+    );
   });
 
   it("refuses ppo-critic, saying which backend does it", async () => {
