@@ -8,16 +8,16 @@
 #include "llama-library.h"
 
 /**
- * Context parameters of an engine: `contextSize` cells in all, `sequences`
+ * Context parameters of an engine: `cells` of KV cache in all, `sequences`
  * sequences, batches of `batchSize` tokens decoded in one pass (n_batch =
  * n_ubatch), `threads` for single tokens and batches alike. `exact`: f32 keys
  * and values and no flash attention, so logprobs match an independent f32
  * forward pass; otherwise llama.cpp's defaults (f16 cache, flash attention auto).
  */
-inline llama_context_params engineContextParameters(const LlamaLibrary& library, uint32_t contextSize, uint32_t sequences, uint32_t batchSize,
+inline llama_context_params engineContextParameters(const LlamaLibrary& library, uint32_t cells, uint32_t sequences, uint32_t batchSize,
                                                     int32_t threads, bool exact) {
   llama_context_params parameters = library.llama_context_default_params();
-  parameters.n_ctx = contextSize;
+  parameters.n_ctx = cells;
   parameters.n_seq_max = sequences;
   parameters.n_batch = batchSize;
   parameters.n_ubatch = batchSize;

@@ -101,10 +101,10 @@ class CreateEngineWorker : public PromiseWorker {
     }
     // Every sequence gets its own contextSize cells (kv_unified stays off), as in node-llama-cpp.
     const uint32_t sequences = static_cast<uint32_t>(options.sequences);
-    const uint32_t contextSize = sequences * static_cast<uint32_t>(options.contextSize);
+    const uint32_t cells = sequences * static_cast<uint32_t>(options.contextSize);
     // node-llama-cpp's batch size: prompts up to 512 tokens decode in one pass, so greedy outputs match its path.
-    const uint32_t batchSize = std::max<uint32_t>(std::min<uint32_t>(contextSize, 512), sequences);
-    llama_context_params parameters = engineContextParameters(library, contextSize, sequences, batchSize, options.threads, options.exact);
+    const uint32_t batchSize = std::max<uint32_t>(std::min<uint32_t>(cells, 512), sequences);
+    llama_context_params parameters = engineContextParameters(library, cells, sequences, batchSize, options.threads, options.exact);
     llama_context* context = library.llama_init_from_model(model->model, parameters);
     if (context == nullptr) {
       if (adapter != nullptr) library.llama_adapter_lora_free(adapter);

@@ -55,6 +55,9 @@ describe.skipIf(binding === undefined)(`the engine's forward timing${skipNote}`,
       await expect(model.timeForward(options as never)).rejects.toMatchObject({ code: "SELFPLAY_INVALID_ARGUMENT", message: expect.stringMatching(message) });
     }
     expect(await model.timeForward({ tokens: Int32Array.of(3, 4), threads: 1, runs: 1 })).toHaveLength(1);
+    const disposed = await binding!.loadModel({ path: modelPath, device: "CPU" });
+    await disposed.dispose();
+    expect(() => disposed.timeForward({ tokens: Int32Array.of(3), threads: 1, runs: 1 })).toThrowError(expect.objectContaining({ code: "SELFPLAY_DISPOSED" }));
   });
 
   it("timeEngineForward leases the model by path and names the bad option with an InvalidInputError", async () => {
