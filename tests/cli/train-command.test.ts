@@ -137,7 +137,8 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
       const { code, stderr } = await runCli(["train", "--model", modelPath, "--config", config, "--steps", "2", "--seed", "4", "--out", reference, "--workers", "0"]);
       expect(code, stderr).toBe(0);
       expect(stderr).toContain("pool: in-process, no worker threads (from --workers)\n");
-    });
+      // A training run, as long as a test's: the update takes every core by default, and on busy cores that is slower.
+    }, 60_000);
 
     it.each([
       [["--workers", "1"], "1 worker thread, one shared engine"],
@@ -212,7 +213,8 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
       reference = join(folder, "resume-reference");
       const { code } = await runCli(["train", "--model", modelPath, "--config", config, "--steps", "3", "--seed", "5", "--out", reference]);
       expect(code).toBe(0);
-    });
+      // A training run, as long as a test's: the update takes every core by default, and on busy cores that is slower.
+    }, 60_000);
 
     it("continues a run SIGKILLed mid-step and ends with the metrics and weights of the run that was never killed", async () => {
       const out = join(folder, "sigkilled");
