@@ -1,5 +1,5 @@
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/program.js";
@@ -20,8 +20,9 @@ describe("selfplay train when a step has no trainable record (real engine)", () 
       io: { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), isTerminal: false },
     });
     expect(code, stderr).toBe(0);
-    // No --trainer: ggml when the addon is built (CI requires it), else tfjs, and the line says why.
-    expect(stderr).toMatch(/^trainer: (ggml \(default: the native addon is built\)|tfjs \(default: the native addon is unavailable: .+\))$/m);
+    // No --trainer: ggml when the addon is built (CI requires it), else tfjs, and the line says why (ggml: and its update's threads).
+    const ggml = `ggml \\(default: the native addon is built\\), ${availableParallelism()} update thread\\(s\\) \\(default: this machine's cores\\)`;
+    expect(stderr).toMatch(new RegExp(`^trainer: (${ggml}|tfjs \\(default: the native addon is unavailable: .+\\))$`, "m"));
     expect(stderr).toMatch(/step 1\/2: reward proposer -1\.000; NO TRAINABLE RECORD \(update skipped\), left out 4 zeroAdvantage;/);
     expect(stderr).toMatch(/step 2\/2: .*NO TRAINABLE RECORD/);
     const steps = (await readFile(join(out, "metrics.jsonl"), "utf8"))
