@@ -119,10 +119,7 @@ inline bool useDequantisingProductKernel(const GgmlLibrary& ggml, decltype(&ggml
     if (!ggml_dequantising_product::handles(ggml, node)) continue;
     const ggml_dequantising_product::RowConverter* converter = ggml_dequantising_product::rowConverter(ggml, node->src[0]->type);
     if (converter == nullptr) continue;
-    ggml_tensor* pattern = custom(context, GGML_TYPE_F32, 1, 1, 1, 1, nullptr, 0, ggml_dequantising_product::compute, GGML_N_TASKS_MAX,
-                                  const_cast<ggml_dequantising_product::RowConverter*>(converter));
-    node->op = pattern->op;
-    std::memcpy(node->op_params, pattern->op_params, sizeof(node->op_params));
+    ggml_out_product::computeByKernel(custom, context, node, ggml_dequantising_product::compute, const_cast<ggml_dequantising_product::RowConverter*>(converter));
   }
   return true;
 #else

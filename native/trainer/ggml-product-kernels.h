@@ -29,6 +29,17 @@
 
 namespace ggml_out_product {
 
+/**
+ * Makes `node` compute by `kernel`: a GGML_OP_CUSTOM node made by `custom` (ggml's CPU backend runs custom operations
+ * on its own threads, each call with all of them), whose op and parameters (the kernel, its task count, `userdata`)
+ * are copied onto `node`, which keeps its operands, shape and readers.
+ */
+inline void computeByKernel(decltype(&ggml_custom_4d) custom, ggml_context* context, ggml_tensor* node, ggml_custom_op_t kernel, void* userdata) {
+  ggml_tensor* pattern = custom(context, GGML_TYPE_F32, 1, 1, 1, 1, nullptr, 0, kernel, GGML_N_TASKS_MAX, userdata);
+  node->op = pattern->op;
+  std::memcpy(node->op_params, pattern->op_params, sizeof(node->op_params));
+}
+
 // GCC 12 warns of the undefined vectors inside its own AVX-512 intrinsics (-Wmaybe-uninitialized): not ours.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -287,12 +298,7 @@ inline bool useOutProductKernel(const GgmlLibrary& ggml, decltype(&ggml_custom_4
     if (values.count(node->src[0]) > 0 && node->src[1]->op == GGML_OP_TRANSPOSE) mode = Causal::zeroBelow;  // softmax's gradient
     if (scoreGradients.count(node->src[1]) > 0) mode = Causal::fromColumn;             // keys' gradient: Σ over queries from the key
     if (transposeOf(node->src[1], scoreGradients)) mode = Causal::toColumn;            // queries' gradient: Σ over keys up to the query
-    // A custom node's op and parameters (the kernel, its task count, the mode), copied onto the out_prod
-    // node: the node keeps its operands, shape and readers.
-    ggml_tensor* pattern = custom(context, GGML_TYPE_F32, 1, 1, 1, 1, nullptr, 0, ggml_out_product::compute, GGML_N_TASKS_MAX,
-                                  ggml_out_product::causalUserdata(mode));
-    node->op = pattern->op;
-    std::memcpy(node->op_params, pattern->op_params, sizeof(node->op_params));
+    ggml_out_product::computeByKernel(custom, context, node, ggml_out_product::compute, ggml_out_product::causalUserdata(mode));
   }
   return true;
 #else
@@ -418,9 +424,7 @@ inline ggml_cgraph* forwardProductsByKernel(const GgmlLibrary& ggml, decltype(&g
     ggml_out_product::Causal mode = ggml_out_product::Causal::none;
     if (std::strcmp(node->name, GGML_CAUSAL_SCORES_NAME) == 0) mode = ggml_out_product::Causal::zeroBelow;
     if (std::strcmp(node->name, GGML_CAUSAL_VALUES_NAME) == 0) mode = ggml_out_product::Causal::toColumn;
-    ggml_tensor* pattern = custom(context, GGML_TYPE_F32, 1, 1, 1, 1, nullptr, 0, ggml_out_product::compute, GGML_N_TASKS_MAX, ggml_out_product::causalUserdata(mode));
-    node->op = pattern->op;
-    std::memcpy(node->op_params, pattern->op_params, sizeof(node->op_params));
+    ggml_out_product::computeByKernel(custom, context, node, ggml_out_product::compute, ggml_out_product::causalUserdata(mode));
     node->src[0] = transposed;
     node->src[1] = ggml.ggml_permute(context, b, 1, 0, 2, 3);
     changed = true;

@@ -134,10 +134,7 @@ inline void useSoftmaxKernel(const GgmlLibrary& ggml, decltype(&ggml_custom_4d) 
     uint32_t bits = 0;
     std::memcpy(&bits, &scale, sizeof(float));
     // The scale travels in the userdata pointer's bits: the node's own parameters become the custom op's.
-    ggml_tensor* pattern = custom(context, GGML_TYPE_F32, 1, 1, 1, 1, nullptr, 0, ggml_softmax::compute, GGML_N_TASKS_MAX,
-                                  reinterpret_cast<void*>(static_cast<uintptr_t>(bits)));
-    node->op = pattern->op;
-    std::memcpy(node->op_params, pattern->op_params, sizeof(node->op_params));
+    ggml_out_product::computeByKernel(custom, context, node, ggml_softmax::compute, reinterpret_cast<void*>(static_cast<uintptr_t>(bits)));
   }
 #else
   (void)ggml, (void)custom, (void)context, (void)graph, (void)end;
