@@ -9,8 +9,13 @@
 
 /** Which kernels compute a policy's graphs on the CPU. */
 enum class GgmlCpuKernels {
-  /** Our AVX-512 custom operations (f32 products, attention softmax, AdamW) where this CPU and ggml run them, else ggml's own. */
+  /**
+   * Our AVX-512 custom operations (f32 products, attention softmax, AdamW, the backward through quantised matrices)
+   * where this CPU and ggml run them; else the portable form of the last and ggml's own operations for the rest.
+   */
   automatic,
+  /** What a CPU without AVX-512 gets under automatic, on any CPU: our portable kernel, ggml's own operations otherwise. */
+  generic,
   /** ggml's own operations everywhere (the backward's out_prods as mul_mat of transposed copies), whatever the CPU. */
   portable,
 };

@@ -160,8 +160,10 @@ Napi::Value GgmlPolicyObject::load(const Napi::CallbackInfo& info) {
   configuration.threads = static_cast<int32_t>(number(options, "threads", 1, 1024, true));
   const Napi::Value kernels = options.Get("cpuKernels");
   const std::string cpuKernels = kernels.IsUndefined() ? "auto" : kernels.IsString() ? kernels.As<Napi::String>().Utf8Value() : "";
-  if (cpuKernels != "auto" && cpuKernels != "portable") throw addon_errors::invalidArgument(env, "cpuKernels: expected \"auto\" or \"portable\"");
-  configuration.cpuKernels = cpuKernels == "portable" ? GgmlCpuKernels::portable : GgmlCpuKernels::automatic;
+  if (cpuKernels != "auto" && cpuKernels != "generic" && cpuKernels != "portable") {
+    throw addon_errors::invalidArgument(env, "cpuKernels: expected \"auto\", \"generic\" or \"portable\"");
+  }
+  configuration.cpuKernels = cpuKernels == "portable" ? GgmlCpuKernels::portable : cpuKernels == "generic" ? GgmlCpuKernels::generic : GgmlCpuKernels::automatic;
   const Napi::Value device = options.Get("device");
   if (!device.IsUndefined()) {
     if (!device.IsString() || device.As<Napi::String>().Utf8Value().empty()) throw addon_errors::invalidArgument(env, "device: expected ggml's name of a device (\"CPU\", \"Vulkan0\" …)");
@@ -320,7 +322,7 @@ Napi::Value GgmlPolicyObject::bytes(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value GgmlPolicyObject::cpuKernels(const Napi::CallbackInfo& info) {
-  return Napi::String::New(info.Env(), resource(info.Env())->customKernels() ? "avx512" : "portable");
+  return Napi::String::New(info.Env(), resource(info.Env())->cpuKernels());
 }
 
 Napi::Value GgmlPolicyObject::device(const Napi::CallbackInfo& info) {

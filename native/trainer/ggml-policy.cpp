@@ -79,6 +79,8 @@ GgmlPolicy::GgmlPolicy(GgmlPolicyConfiguration configurationIn) : ggml(ggmlLibra
     // device (a GPU's tensors live in its memory) must get ggml's own operations, so the kernels are
     // offered only when the backend computing the graphs is ggml's CPU device, whatever the option says.
     if (onCpu && configuration.cpuKernels == GgmlCpuKernels::automatic) customOperation = ggml_out_product::customOperation(ggml);
+    // The dequantising backward product has a portable tile: every CPU gets it unless ggml's own operations were asked for.
+    if (onCpu && configuration.cpuKernels != GgmlCpuKernels::portable) dequantisingOperation = ggml_out_product::boundCustomOperation(ggml);
     runner = std::make_unique<GgmlGraphRunner>(ggml, backend, cpuBackend, configuration.cpuOperations, graphSize());
     weights = loadGgmlPolicyWeights(ggml, configuration, backend);
     if (configuration.trainable) {
@@ -183,7 +185,7 @@ std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::buildChunk(const GgmlChunk& chu
     state->lossGradient = ggml.ggml_graph_get_grad_acc(full, loss);
     if (state->lossGradient == nullptr) throw std::runtime_error("ggml built no gradient for the loss");
     // The frozen quantised matrices' out_prods first (a LoRA's base), then the f32 ones.
-    useDequantisingProductKernel(ggml, customOperation, context, full, state->forwardNodes, ggml.ggml_graph_n_nodes(full));
+    useDequantisingProductKernel(ggml, dequantisingOperation, customOperation != nullptr, context, full, state->forwardNodes, ggml.ggml_graph_n_nodes(full));
     full = fastBackwardProducts(ggml, customOperation, context, full, state->forwardNodes, size, weights.transposedCopies);
   }
   // Built on the matrices out_prod can read; the forward products then read the engine's copies.

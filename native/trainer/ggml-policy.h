@@ -79,8 +79,8 @@ class GgmlPolicy {
   void write(const std::string& name, GgmlTensorKind kind, const std::vector<float>& values);
   /** Bytes of the weights, the optimizer state and the largest compute buffer so far. */
   size_t bytes() const;
-  /** Whether the graphs use our AVX-512 custom operations (true) or ggml's own throughout (false). */
-  bool customKernels() const { return customOperation != nullptr; }
+  /** Which kernels compute the graphs: "avx512" (ours, AVX-512), "generic" (our portable ones) or "portable" (ggml's own throughout). */
+  std::string cpuKernels() const { return customOperation != nullptr ? "avx512" : dequantisingOperation != nullptr ? "generic" : "portable"; }
   /** The device's ggml name and description, and its free and total memory now (ggml_backend_dev_memory). */
   std::string deviceName() const;
   std::string deviceDescription() const;
@@ -117,6 +117,11 @@ class GgmlPolicy {
    * null unless the backend is ggml's CPU device (see the constructor) and the configuration allows them.
    */
   decltype(&ggml_custom_4d) customOperation = nullptr;
+  /**
+   * ggml_custom_4d for the backward through frozen quantised matrices (ggml-dequantising-product-kernel.h), whose
+   * tile has a portable form: set on ggml's CPU device unless cpuKernels is portable, whatever the CPU.
+   */
+  decltype(&ggml_custom_4d) dequantisingOperation = nullptr;
   GgmlPolicyWeights weights;
   ggml_context* gradientContext = nullptr;
   ggml_context* momentContext = nullptr;

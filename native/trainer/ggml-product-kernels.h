@@ -236,20 +236,23 @@ inline void transposeCompute(ggml_tensor* dst, int ith, int nth, void*) {
 #pragma GCC diagnostic pop
 
 /**
- * ggml_custom_4d of the bound ggml, or null when this ggml or CPU cannot run the kernels (no AVX-512).
- * The graph builders below take what the policy decided (GgmlPolicy::customOperation: this, or null
- * for ggml's own operations), never this directly.
+ * ggml_custom_4d of the bound ggml, through which a graph runs our kernels on ggml CPU's threads, or null where
+ * that ggml has none. The graph builders take what the policy decided (GgmlPolicy), never this directly.
  */
-inline decltype(&ggml_custom_4d) customOperation(const GgmlLibrary& ggml) {
-#if defined(__x86_64__)
+inline decltype(&ggml_custom_4d) boundCustomOperation(const GgmlLibrary& ggml) {
   static std::once_flag once;
   static decltype(&ggml_custom_4d) resolved = nullptr;
   std::call_once(once, [&ggml]() {
-    if (!__builtin_cpu_supports("avx512f")) return;
     void* handle = dlopen(ggml.path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
     if (handle != nullptr) resolved = reinterpret_cast<decltype(&ggml_custom_4d)>(dlsym(handle, "ggml_custom_4d"));
   });
   return resolved;
+}
+
+/** boundCustomOperation where this CPU runs the AVX-512 kernels, else null. */
+inline decltype(&ggml_custom_4d) customOperation(const GgmlLibrary& ggml) {
+#if defined(__x86_64__)
+  return __builtin_cpu_supports("avx512f") ? boundCustomOperation(ggml) : nullptr;
 #else
   (void)ggml;
   return nullptr;

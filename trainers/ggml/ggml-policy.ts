@@ -10,6 +10,7 @@ import { ggmlByteLength } from "../../src/gguf/ggml-type.js";
 import { loraFactor } from "../../src/inference/model-files/add-lora-update.js";
 import { validateLoraAdapter } from "../../src/inference/model-files/validate-lora-adapter.js";
 import { NativeGgmlPolicy, type NativeGgmlChunk, type NativeGgmlTensor } from "../../src/inference/native/native-ggml-policy.js";
+import type { GgmlKernelsInUse } from "../../src/inference/native/AddonTypes.js";
 import type { ScoredSequence } from "../policy/pack-sequences.js";
 import type { PolicyConfiguration } from "../policy/policy-configuration.js";
 import { readPolicyConfiguration } from "../policy/read-policy-configuration.js";
@@ -41,9 +42,12 @@ export const GgmlPolicyOptionsSchema = z.strictObject({
    * products forward and backward, the attention softmax, AdamW) where this x86 CPU has AVX-512 and the
    * backend is ggml's CPU device, else ggml's own operations; "portable": ggml's own operations whatever
    * the CPU (the backward's out_prods as mul_mat of transposed copies), the path a CPU without AVX-512
-   * takes. Both give the same numbers up to f32 rounding (the sums run in other orders). Default "auto".
+   * takes for everything but one product. "generic": what a CPU without AVX-512 gets under "auto" — the
+   * trainer's portable kernel for the backward through a LoRA's frozen quantised matrices (ggml's own out_prod
+   * dequantises the whole matrix once per token), ggml's operations for the rest. All give the same numbers up
+   * to f32 rounding (the sums run in other orders). Default "auto".
    */
-  cpuKernels: z.enum(["auto", "portable"]).default("auto"),
+  cpuKernels: z.enum(["auto", "generic", "portable"]).default("auto"),
   /**
    * Where the weights live and the graphs run: "auto" (default: the first GPU ggml finds, never a
    * CPU-type Vulkan device; else the CPU), "cpu", "cuda[:N]" or "vulkan[:N]". Off the CPU, ggml's
@@ -171,8 +175,8 @@ export class GgmlPolicy {
     return this.native.fallbackNodes;
   }
 
-  /** What computes the graphs here: "avx512" (the trainer's own kernels) or "portable" (ggml's operations throughout); see `cpuKernels` in the options. */
-  get cpuKernels(): "avx512" | "portable" {
+  /** What computes the graphs here: "avx512" (the trainer's own kernels), "generic" (its portable kernel beside ggml's operations) or "portable" (ggml's operations throughout); see `cpuKernels` in the options. */
+  get cpuKernels(): GgmlKernelsInUse {
     return this.native.cpuKernels;
   }
 

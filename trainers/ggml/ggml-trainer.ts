@@ -27,8 +27,8 @@ import { ggmlTrainOnBatch } from "./ggml-train-on-batch.js";
 
 /** What a GgmlTrainer takes: every backend's options, and the ggml policy's. */
 export const GgmlTrainerOptionsSchema = TrainerOptionsSchema.extend({
-  /** "auto": the AVX-512 kernels where they run, else ggml's operations; "portable": ggml's operations whatever the CPU. See GgmlPolicyOptionsSchema. Default "auto". */
-  cpuKernels: z.enum(["auto", "portable"]).default("auto"),
+  /** "auto": the AVX-512 kernels where they run, else the portable one beside ggml's operations ("generic"); "portable": ggml's operations whatever the CPU. See GgmlPolicyOptionsSchema. Default "auto". */
+  cpuKernels: z.enum(["auto", "generic", "portable"]).default("auto"),
   /** Tokens per packed row (one graph); see GgmlPolicyOptionsSchema. Default 128. */
   maxChunkTokens: z.number().int().min(1).default(128),
   /** Bytes the trainer's policy may hold (weights, optimizer state, compute buffer); default 90% of this machine's memory. */
@@ -59,7 +59,7 @@ export class GgmlTrainer implements Trainer {
     readonly weights: TrainerWeights,
     private readonly configuration: TrainerConfiguration,
     private readonly syncDirectory: string,
-    private readonly policyOptions: { threads: number; cpuKernels: "auto" | "portable"; maxChunkTokens: number; device: string; memoryLimitBytes?: number },
+    private readonly policyOptions: { threads: number; cpuKernels: "auto" | "generic" | "portable"; maxChunkTokens: number; device: string; memoryLimitBytes?: number },
   ) {
     this.constraintMasks = new BatchConstraintMasks(modelPath);
   }

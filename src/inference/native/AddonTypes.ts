@@ -48,7 +48,9 @@ export interface AddonGgmlPolicyOptions {
   loraScale?: number;
   /**
    * "auto" (absent): the trainer's AVX-512 custom operations where this CPU and ggml run them and the
-   * backend is ggml's CPU device, else ggml's own; "portable": ggml's own operations whatever the CPU.
+   * backend is ggml's CPU device, else the portable kernel for the backward through quantised matrices and
+   * ggml's own operations for the rest; "generic": that second choice on any CPU; "portable": ggml's own
+   * operations whatever the CPU.
    */
   cpuKernels?: AddonGgmlCpuKernels;
   /** ggml's name of the device holding the weights and computing the graphs; default "CPU". */
@@ -57,7 +59,10 @@ export interface AddonGgmlPolicyOptions {
   cpuOperations?: string[];
 }
 
-export type AddonGgmlCpuKernels = "auto" | "portable";
+export type AddonGgmlCpuKernels = "auto" | "generic" | "portable";
+
+/** What computes a policy's graphs on the CPU: our AVX-512 kernels, our portable one beside ggml's operations, or ggml's operations alone. */
+export type GgmlKernelsInUse = "avx512" | "generic" | "portable";
 
 /** Sequences packed into one row: a block-diagonal causal mask keeps them apart. */
 export interface AddonGgmlChunk {
@@ -99,7 +104,7 @@ export interface AddonGgmlPolicy {
   /** Bytes held: weights, optimizer state, compute buffers. */
   bytes(): number;
   /** What computes the graphs: the AVX-512 custom operations, or ggml's own operations throughout. */
-  cpuKernels(): "avx512" | "portable";
+  cpuKernels(): GgmlKernelsInUse;
   /** The device the policy is on, with its memory now. */
   device(): { name: string; description: string; memoryFree: number; memoryTotal: number };
   /** Graph nodes computed on the CPU although the policy is on another device, since it was loaded. */

@@ -1,5 +1,5 @@
 import { InvalidModelFileError, NativeEngineDisposedError } from "../../core/errors.js";
-import type { AddonErrorCode, AddonGgmlPolicy, AddonGgmlPolicyOptions, AddonGgmlTensorKind } from "./AddonTypes.js";
+import type { AddonErrorCode, AddonGgmlPolicy, AddonGgmlPolicyOptions, AddonGgmlTensorKind, GgmlKernelsInUse } from "./AddonTypes.js";
 import type { Device } from "../device/device-option.js";
 import type { ResolvedDevice } from "../device/resolve-device.js";
 import { loadNativeAddon } from "./load-native-addon.js";
@@ -118,7 +118,6 @@ export class NativeGgmlPolicy {
     return this.callSync(() => this.policy.bytes());
   }
 
-  /** What computes the graphs: "avx512" (the trainer's own custom operations) or "portable" (ggml's operations throughout). */
   /** Graph nodes computed on the CPU although the policy is on another device, since it was loaded. */
   get fallbackNodes(): number {
     return this.callSync(() => this.policy.fallbackNodes());
@@ -130,7 +129,8 @@ export class NativeGgmlPolicy {
     return { free: memoryFree, total: memoryTotal };
   }
 
-  get cpuKernels(): "avx512" | "portable" {
+  /** What computes the graphs: "avx512" (the trainer's own kernels), "generic" (its portable kernel beside ggml's operations) or "portable" (ggml's operations throughout). */
+  get cpuKernels(): GgmlKernelsInUse {
     return this.callSync(() => this.policy.cpuKernels());
   }
 

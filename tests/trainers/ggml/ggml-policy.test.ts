@@ -155,17 +155,19 @@ describe("GgmlPolicy shares a prompt between the completions packed after it", (
 });
 
 describe("GgmlPolicy refuses what ggml must not see", () => {
-  it("names cpuKernels when it is neither \"auto\" nor \"portable\", in the options and in the addon", async () => {
+  it("names cpuKernels when it is none of \"auto\", \"generic\" and \"portable\", in the options and in the addon", async () => {
     const modelPath = await model("refuse-kernels", { preset: "tiny", architecture: "llama" });
     await expect(GgmlPolicy.load({ modelPath, cpuKernels: "fast" as "auto" })).rejects.toThrow(InvalidInputError);
     const reader = await GgufReader.open(modelPath);
     const { architecture: _architecture, ...shape } = readPolicyConfiguration(reader);
     await reader.close();
     const options = { ...shape, modelPath, trainable: false, threads: 1 };
-    await expect(NativeGgmlPolicy.load({ ...options, cpuKernels: "fast" as "auto" })).rejects.toThrow(/cpuKernels: expected "auto" or "portable"/);
-    const { policy } = await NativeGgmlPolicy.load({ ...options, cpuKernels: "portable" });
-    expect(policy?.cpuKernels).toBe("portable");
-    await policy?.dispose();
+    await expect(NativeGgmlPolicy.load({ ...options, cpuKernels: "fast" as "auto" })).rejects.toThrow(/cpuKernels: expected "auto", "generic" or "portable"/);
+    for (const cpuKernels of ["generic", "portable"] as const) {
+      const { policy } = await NativeGgmlPolicy.load({ ...options, cpuKernels });
+      expect(policy?.cpuKernels).toBe(cpuKernels);
+      await policy?.dispose();
+    }
   });
 
   it("names a bad token id before the native side", async () => {
