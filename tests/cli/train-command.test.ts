@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -11,6 +10,7 @@ import { createRandomModel } from "../../src/inference/model-files/create-random
 import { savePrm } from "../../trainers/prm/save-prm.js";
 import { trainPrm } from "../../trainers/prm/train-prm.js";
 import { proposerTargetGapOfMetrics } from "../../trainers/rl/proposer-target-gap.js";
+import { killCliRunWhen } from "../helpers/kill-cli-run.js";
 import { syntheticPrmExamples } from "../trainers/prm/synthetic-prm-examples.js";
 import { maxWeightDifference, metricsDifferences, metricsWithoutTimings, rolloutsDifferences } from "../trainers/rl/run-comparison.js";
 
@@ -218,18 +218,9 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
 
     it("continues a run SIGKILLed mid-step and ends with the metrics and weights of the run that was never killed", async () => {
       const out = join(folder, "sigkilled");
-      const binary = resolve(import.meta.dirname, "../../dist/src/cli/main.js");
-      const child = spawn(process.execPath, [binary, "train", "--model", modelPath, "--config", config, "--steps", "3", "--seed", "5", "--out", out], {
-        stdio: ["ignore", "ignore", "pipe"],
-      });
-      const exited = new Promise<NodeJS.Signals | null>((done) => child.once("exit", (_code, signal) => done(signal)));
-      let stderr = "";
-      // Event-driven: killed the moment step 1 is logged, somewhere in its checkpoint or step 2.
-      child.stderr.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString();
-        if (/step 1\/3: reward/.test(stderr)) child.kill("SIGKILL");
-      });
-      expect(await exited, stderr).toBe("SIGKILL");
+      // Killed the moment step 1 is logged, somewhere in its checkpoint or step 2.
+      const killed = await killCliRunWhen(["train", "--model", modelPath, "--config", config, "--steps", "3", "--seed", "5", "--out", out], /step 1\/3: reward/);
+      expect(killed.signal, killed.stderr).toBe("SIGKILL");
       expect(existsSync(join(out, "final.gguf"))).toBe(false);
 
       // In a pool and on one update thread this time: both change speed, not results, so a resume may choose others.

@@ -1,10 +1,10 @@
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { vulkan } from "../vulkan-device.js";
+import { killCliRunWhen } from "../../helpers/kill-cli-run.js";
 import { runCli } from "../../helpers/run-cli.js";
 import { maxWeightDifference, metricsDifferences, metricsWithoutTimings } from "../../trainers/rl/run-comparison.js";
 
@@ -51,17 +51,8 @@ describe.skipIf(!vulkan.available)("selfplay train --device vulkan", () => {
 
   it("resumes a run SIGKILLed after its first step to the metrics and weights of the run that was never killed", async () => {
     const out = join(folder, "killed");
-    const binary = resolve(import.meta.dirname, "../../../dist/src/cli/main.js");
-    const child = spawn(process.execPath, [binary, "train", "--model", BUNDLED_BASE, "--config", config, "--steps", "3", "--seed", "5", "--device", "vulkan", "--out", out], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    const exited = new Promise<NodeJS.Signals | null>((done) => child.once("exit", (_code, signal) => done(signal)));
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (/step 1\/3: reward/.test(stderr)) child.kill("SIGKILL");
-    });
-    expect(await exited, stderr).toBe("SIGKILL");
+    const killed = await killCliRunWhen(["train", "--model", BUNDLED_BASE, "--config", config, "--steps", "3", "--seed", "5", "--device", "vulkan", "--out", out], /step 1\/3: reward/);
+    expect(killed.signal, killed.stderr).toBe("SIGKILL");
     expect(existsSync(join(out, "final.gguf"))).toBe(false);
     const resumed = await runCli(["train", "--resume", out, "--device", "vulkan"]);
     expect(resumed.code, resumed.stderr).toBe(0);
