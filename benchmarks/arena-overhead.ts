@@ -6,9 +6,9 @@
 import { pathToFileURL } from "node:url";
 import { Arena } from "../src/arena/arena.js";
 import { ArtifactStore } from "../src/arena/artifact-store.js";
-import { ARITHMETIC_TOPICS, ProposerEpisode } from "../src/examples/proposer-solver/proposer-episode.js";
-import { scriptedProposerSolverRules } from "../src/examples/proposer-solver/scripted-proposer-solver.js";
-import { SolverEpisode } from "../src/examples/proposer-solver/solver-episode.js";
+import { ARITHMETIC_TOPICS, ProposerEpisode } from "../src/tasks/proposer-solver/proposer-episode.js";
+import { scriptedProposerSolverRules } from "../src/tasks/proposer-solver/scripted-proposer-solver.js";
+import { SolverEpisode } from "../src/tasks/proposer-solver/solver-episode.js";
 import { ScriptedInferenceClient } from "../src/inference/scripted-inference-client.js";
 
 export interface ArenaOverheadResult {

@@ -14,9 +14,9 @@ import { createRandomLoraAdapter } from "../src/inference/model-files/create-ran
 import { createRandomModel } from "../src/inference/model-files/create-random-model.js";
 import type { ModelArchitecture } from "../src/inference/model-files/model-architecture.js";
 import type { ModelPresetName } from "../src/inference/model-files/model-presets.js";
-import type { TfjsBackendName } from "../trainers/backend/select-backend.js";
-import { checkLogprobs, type CheckLogprobsResult } from "../trainers/check-logprobs.js";
-import { Policy } from "../trainers/policy/policy.js";
+import type { TfjsBackendName } from "../src/training/tfjs/backend/select-backend.js";
+import { checkLogprobs, type CheckLogprobsResult } from "../src/training/tfjs/check-logprobs.js";
+import { Policy } from "../src/training/tfjs/policy/policy.js";
 
 export interface LogprobAgreementOptions {
   preset: ModelPresetName;

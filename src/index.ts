@@ -180,21 +180,22 @@ export { EpisodeModuleError, RolloutWorkerCrashedError, RolloutTimeoutError, Rol
 
 // Environments: what a task hands the training loop
 export type { Environment, EnvironmentClusters, EnvironmentEvaluation, ClusterStepOutcome, EnvironmentFactory } from "./environments/environment.js";
-export { loadEnvironment, BUILT_IN_ENVIRONMENTS, ENVIRONMENT_FACTORY_EXPORT } from "./environments/load-environment.js";
+export { loadEnvironmentFrom, ENVIRONMENT_FACTORY_EXPORT, type EnvironmentRegistry } from "./environments/load-environment.js";
+export { loadEnvironment, BUILT_IN_ENVIRONMENTS } from "./tasks/built-in-environments.js";
 export { EnvironmentModuleError } from "./environments/errors/index.js";
-export { createArithmeticEnvironment, ArithmeticEnvironmentOptionsSchema, type ArithmeticEnvironmentOptions } from "./environments/arithmetic/arithmetic-environment.js";
-export { createProposerSolverEnvironment, ProposerSolverEnvironmentOptionsSchema, type ProposerSolverEnvironmentOptions } from "./environments/proposer-solver/proposer-solver-environment.js";
-export { createExactMatchEnvironment, ExactMatchEnvironmentOptionsSchema, type ExactMatchEnvironmentOptions } from "./environments/exact-match/exact-match-environment.js";
-export { createDebateEnvironment, DebateEnvironmentOptionsSchema, type DebateEnvironmentOptions } from "./environments/debate/debate-environment.js";
-export { createDialecticEnvironment, DialecticEnvironmentOptionsSchema, DIALECTIC_TASKS, type DialecticEnvironmentOptions } from "./environments/dialectic/dialectic-environment.js";
+export { createArithmeticEnvironment, ArithmeticEnvironmentOptionsSchema, type ArithmeticEnvironmentOptions } from "./tasks/arithmetic/arithmetic-environment.js";
+export { createProposerSolverEnvironment, ProposerSolverEnvironmentOptionsSchema, type ProposerSolverEnvironmentOptions } from "./tasks/proposer-solver/proposer-solver-environment.js";
+export { createExactMatchEnvironment, ExactMatchEnvironmentOptionsSchema, type ExactMatchEnvironmentOptions } from "./tasks/exact-match/exact-match-environment.js";
+export { createDebateEnvironment, DebateEnvironmentOptionsSchema, type DebateEnvironmentOptions } from "./tasks/debate/debate-environment.js";
+export { createDialecticEnvironment, DialecticEnvironmentOptionsSchema, DIALECTIC_TASKS, type DialecticEnvironmentOptions } from "./tasks/dialectic/dialectic-environment.js";
 
 // Training: the loop, the Trainer interface and its backends
-export { train, type TrainOptions, type TrainResult } from "../trainers/train/train.js";
-export { TrainingConfigurationSchema, type TrainingConfiguration, type TrainingConfigurationInput } from "../trainers/train/training-configuration.js";
-export { TrainingCheckpointSchema, type TrainingCheckpoint, type TrainingEvaluation } from "../trainers/train/training-checkpoint.js";
-export { findTrainingCheckpoint } from "../trainers/train/training-checkpoint-files.js";
-export type { TrainingStepMetrics } from "../trainers/train/training-step-metrics.js";
-export type { Trainer, TrainerSync } from "../trainers/interface/trainer.js";
+export { train, type TrainOptions, type TrainResult } from "./training/loop/train.js";
+export { TrainingConfigurationSchema, type TrainingConfiguration, type TrainingConfigurationInput } from "./training/loop/training-configuration.js";
+export { TrainingCheckpointSchema, type TrainingCheckpoint, type TrainingEvaluation } from "./training/loop/training-checkpoint.js";
+export { findTrainingCheckpoint } from "./training/loop/training-checkpoint-files.js";
+export type { TrainingStepMetrics } from "./training/loop/training-step-metrics.js";
+export type { Trainer, TrainerSync } from "./training/trainer/trainer.js";
 export {
   TrainerBackendSchema,
   TrainerWeightsSchema,
@@ -203,25 +204,25 @@ export {
   type TrainerBackend,
   type TrainerWeights,
   type TrainerCheckpointManifest,
-} from "../trainers/interface/trainer-checkpoint.js";
-export { TrainerOptionsSchema, TrainerLoraOptionsSchema, type TrainerOptions, type TrainerLoraOptions } from "../trainers/interface/trainer-options.js";
-export { createTrainer } from "../trainers/interface/create-trainer.js";
-export { defaultTrainerWeights } from "../trainers/interface/default-trainer-weights.js";
-export { TfjsTrainer } from "../trainers/tfjs/tfjs-trainer.js";
-export { TrainerConfigurationSchema, type TrainerConfiguration, type TrainerConfigurationInput } from "../trainers/rl/trainer-configuration.js";
-export type { UpdateMetrics } from "../trainers/rl/update-metrics.js";
+} from "./training/trainer/trainer-checkpoint.js";
+export { TrainerOptionsSchema, TrainerLoraOptionsSchema, type TrainerOptions, type TrainerLoraOptions } from "./training/trainer/trainer-options.js";
+export { createTrainer } from "./training/trainer/create-trainer.js";
+export { defaultTrainerWeights } from "./training/trainer/default-trainer-weights.js";
+export { TfjsTrainer } from "./training/tfjs/tfjs-trainer.js";
+export { TrainerConfigurationSchema, type TrainerConfiguration, type TrainerConfigurationInput } from "./training/trainer/trainer-configuration.js";
+export type { UpdateMetrics } from "./training/update/update-metrics.js";
 // Constrained Steps: the grammar a record was sampled under, its masks rebuilt by llama.cpp's sampler, and the error for tokens it rejects.
 export { GrammarConstraintSchema, type GrammarConstraint } from "./core/schemas/grammar-constraint.js";
 export { ConstraintMasksSchema, type ConstraintMasks } from "./inference/grammar/constraint-masks.js";
 export { NativeConstraintMasks } from "./inference/native/native-constraint-masks.js";
 export { GrammarRejectedTokenError } from "./inference/errors/index.js";
-export { replayConstraintMasks, type ConstraintMaskReplayer } from "../trainers/rl/replay-constraint-masks.js";
+export { replayConstraintMasks, type ConstraintMaskReplayer } from "./training/update/replay-constraint-masks.js";
 
 // Curriculum: the process reward model (PRM) and frontier-aware cluster selection
-export { PrmStateSchema, PrmExampleSchema, type PrmState, type PrmExample } from "./curriculum/prm/prm-state.js";
-export type { PrmScorer } from "./curriculum/prm/prm-scorer.js";
-export { OnnxPrmScorer, type OnnxPrmScorerOptions } from "./curriculum/prm/onnx-prm-scorer.js";
-export type { Featuriser } from "./curriculum/prm/featuriser.js";
+export { PrmStateSchema, PrmExampleSchema, type PrmState, type PrmExample } from "./frontier/prm/prm-state.js";
+export type { PrmScorer } from "./frontier/prm/prm-scorer.js";
+export { OnnxPrmScorer, type OnnxPrmScorerOptions } from "./frontier/prm/onnx-prm-scorer.js";
+export type { Featuriser } from "./frontier/prm/featuriser.js";
 export {
   FeaturiserSettingsSchema,
   HashedNgramSettingsSchema,
@@ -229,9 +230,9 @@ export {
   type FeaturiserSettings,
   type HashedNgramSettings,
   type EmbeddingSettings,
-} from "./curriculum/prm/featuriser-settings.js";
-export { HashedNgramFeaturiser, type HashedNgramFeaturiserOptions } from "./curriculum/prm/hashed-ngram-featuriser.js";
-export { EmbeddingFeaturiser, stateText, type TextEmbedder } from "./curriculum/prm/embedding-featuriser.js";
+} from "./frontier/prm/featuriser-settings.js";
+export { HashedNgramFeaturiser, type HashedNgramFeaturiserOptions } from "./frontier/prm/hashed-ngram-featuriser.js";
+export { EmbeddingFeaturiser, stateText, type TextEmbedder } from "./frontier/prm/embedding-featuriser.js";
 export { LlamaTextEmbedder, LlamaTextEmbedderOptionsSchema, type LlamaTextEmbedderOptions } from "./inference/embeddings/llama-text-embedder.js";
 export {
   PrmMetadataSchema,
@@ -241,19 +242,19 @@ export {
   type PrmMetadata,
   type PrmNetworkShape,
   type PrmTrainingSummary,
-} from "./curriculum/prm/prm-metadata.js";
-export { readPrmMetadata } from "./curriculum/prm/read-prm-metadata.js";
-export { readPrmExamples, type PrmExamples } from "./curriculum/prm/read-prm-examples.js";
-export { expandGlob } from "./curriculum/expand-glob.js";
-export { areaUnderRocCurve } from "./curriculum/metrics/area-under-roc-curve.js";
-export { brierScore } from "./curriculum/metrics/brier-score.js";
-export { expectedCalibrationError } from "./curriculum/metrics/expected-calibration-error.js";
-export { clusterPriorScores, type ClusterLabel } from "./curriculum/metrics/cluster-prior-scores.js";
-export { prmMetrics, PrmMetricsSchema, type PrmMetrics } from "./curriculum/metrics/prm-metrics.js";
-export { FrontierTracker, type FrontierTrackerOptions, type FrontierSignals } from "./curriculum/frontier/frontier-tracker.js";
-export { FrontierSettingsSchema, type FrontierSettings, type FrontierSettingsInput } from "./curriculum/frontier/frontier-settings.js";
-export { ClusterOutcomeSchema, type ClusterOutcome } from "./curriculum/frontier/cluster-outcome.js";
-export type { ClusterStats } from "./curriculum/frontier/cluster-history.js";
+} from "./frontier/prm/prm-metadata.js";
+export { readPrmMetadata } from "./frontier/prm/read-prm-metadata.js";
+export { readPrmExamples, type PrmExamples } from "./frontier/prm/read-prm-examples.js";
+export { expandGlob } from "./frontier/labelling/expand-glob.js";
+export { areaUnderRocCurve } from "./frontier/metrics/area-under-roc-curve.js";
+export { brierScore } from "./frontier/metrics/brier-score.js";
+export { expectedCalibrationError } from "./frontier/metrics/expected-calibration-error.js";
+export { clusterPriorScores, type ClusterLabel } from "./frontier/metrics/cluster-prior-scores.js";
+export { prmMetrics, PrmMetricsSchema, type PrmMetrics } from "./frontier/metrics/prm-metrics.js";
+export { FrontierTracker, type FrontierTrackerOptions, type FrontierSignals } from "./frontier/tracker/frontier-tracker.js";
+export { FrontierSettingsSchema, type FrontierSettings, type FrontierSettingsInput } from "./frontier/tracker/frontier-settings.js";
+export { ClusterOutcomeSchema, type ClusterOutcome } from "./frontier/tracker/cluster-outcome.js";
+export type { ClusterStats } from "./frontier/tracker/cluster-history.js";
 export {
   FrontierDecisionSchema,
   FrontierReasonSchema,
@@ -262,33 +263,33 @@ export {
   type FrontierDecision,
   type FrontierReason,
   type FrontierFallback,
-} from "./curriculum/frontier/frontier-decision.js";
-export { boundaryUncertainty, clusterRarity } from "./curriculum/frontier/frontier-signals.js";
-export { FrontierTrackerSnapshotSchema, type FrontierTrackerSnapshot } from "./curriculum/frontier/frontier-tracker-snapshot.js";
-export { openPrmScorer, type OpenPrmScorer } from "./curriculum/prm/open-prm-scorer.js";
-export { labelTrajectories, type LabelTrajectoriesOptions, type LabelledTrajectories } from "./curriculum/labelling/label-trajectories.js";
-export { prmTrajectories, type PrmTrajectory } from "./curriculum/labelling/prm-trajectory.js";
-export { readRolloutTrajectories, type RolloutTrajectories } from "./curriculum/labelling/read-rollout-trajectories.js";
-export { trajectoryPrefixes, type TrajectoryPrefix, type TrajectoryPrefixesOptions } from "./curriculum/labelling/trajectory-prefixes.js";
-export type { LabelledEpisode } from "./curriculum/labelling/labelled-episode.js";
-export type { LabelledEpisodes } from "./curriculum/labelling/labelled-episodes.js";
-export { outcomeLabel } from "./curriculum/labelling/outcome-label.js";
-export { continuedStep } from "./curriculum/labelling/continued-step.js";
-export { MultiTurnEpisodeError } from "./curriculum/errors/index.js";
-export { taskText } from "./curriculum/labelling/task-text.js";
-export { byteVocabularyText } from "./curriculum/labelling/byte-vocabulary-text.js";
+} from "./frontier/tracker/frontier-decision.js";
+export { boundaryUncertainty, clusterRarity } from "./frontier/tracker/frontier-signals.js";
+export { FrontierTrackerSnapshotSchema, type FrontierTrackerSnapshot } from "./frontier/tracker/frontier-tracker-snapshot.js";
+export { openPrmScorer, type OpenPrmScorer } from "./frontier/prm/open-prm-scorer.js";
+export { labelTrajectories, type LabelTrajectoriesOptions, type LabelledTrajectories } from "./frontier/labelling/label-trajectories.js";
+export { prmTrajectories, type PrmTrajectory } from "./frontier/labelling/prm-trajectory.js";
+export { readRolloutTrajectories, type RolloutTrajectories } from "./frontier/labelling/read-rollout-trajectories.js";
+export { trajectoryPrefixes, type TrajectoryPrefix, type TrajectoryPrefixesOptions } from "./frontier/labelling/trajectory-prefixes.js";
+export type { LabelledEpisode } from "./frontier/labelling/labelled-episode.js";
+export type { LabelledEpisodes } from "./frontier/labelling/labelled-episodes.js";
+export { outcomeLabel } from "./frontier/labelling/outcome-label.js";
+export { continuedStep } from "./frontier/labelling/continued-step.js";
+export { MultiTurnEpisodeError } from "./frontier/errors/index.js";
+export { taskText } from "./frontier/labelling/task-text.js";
+export { byteVocabularyText } from "./frontier/labelling/byte-vocabulary-text.js";
 export { PrmModelError, InvalidPrmScoreError } from "./core/errors.js";
 
 // Examples from the specification
-export { DebateEpisode, DebateEpisodeOptionsSchema, DEBATE_TOPICS, type DebateEpisodeOptions, type DebateArtifact } from "./examples/debate/debate-episode.js";
+export { DebateEpisode, DebateEpisodeOptionsSchema, DEBATE_TOPICS, type DebateEpisodeOptions, type DebateArtifact } from "./tasks/debate/debate-episode.js";
 export {
   ProposerEpisode,
   ARITHMETIC_TOPICS,
   PROPOSER_ROLE,
   type ProposerEpisodeOptions,
   type ProposeArtifact,
-} from "./examples/proposer-solver/proposer-episode.js";
-export { SolverEpisode, SOLVER_ROLE, type SolveArtifact } from "./examples/proposer-solver/solver-episode.js";
+} from "./tasks/proposer-solver/proposer-episode.js";
+export { SolverEpisode, SOLVER_ROLE, type SolveArtifact } from "./tasks/proposer-solver/solver-episode.js";
 
 // Dialectic: proposer/critic self-play with convergence and oscillation handling
 export {
@@ -369,9 +370,9 @@ export type { RiddleEpisodeHooks, RiddleProgress } from "./riddles/riddle-episod
 export { wilsonInterval, clearlyOutsideBand } from "./riddles/wilson-interval.js";
 export { riddleSimilarity } from "./riddles/riddle-similarity.js";
 export type { RiddleDomain } from "./riddles/domains/riddle-domain.js";
-export { ArithmeticDomain, type ArithmeticDomainOptions } from "./riddles/domains/arithmetic-domain.js";
+export { ArithmeticDomain, type ArithmeticDomainOptions } from "./tasks/arithmetic/arithmetic-riddle-domain.js";
 export { FreeFormDomain, type FreeFormDomainOptions } from "./riddles/domains/free-form-domain.js";
-export { createRiddleEpisodes, riddleEpisodeModule, type RiddleEpisodesOptions } from "./riddles/episode/riddle-episodes.js";
+export { createRiddleEpisodes, riddleEpisodeModule, type RiddleEpisodesOptions } from "./tasks/riddles/riddle-episodes.js";
 export { runRiddleCurriculum, type RiddleCurriculumOptions, type RiddleCurriculumResult, type RiddleEpisodesFactory } from "./riddles/curriculum/run-riddle-curriculum.js";
 
 // The dream cycle: sandboxed JavaScript challenges, quality gates, lessons and the playbook
@@ -411,7 +412,7 @@ export { LEGALITY_RULES, type LegalityRule } from "./tournament/kernel/legality-
 export { ActionSchema, ACTION_TYPES, parseAction, type Action, type ActionType } from "./tournament/world/actions.js";
 export type { WorldState, CitizenState, Proposal, Ballot, Emergency } from "./tournament/world/world-state.js";
 export type { TournamentEvent, TournamentEventType } from "./tournament/world/events.js";
-export { TournamentEnvironment, WorldConfigSchema, type WorldConfig, type WorldConfigInput, type StepResult } from "./tournament/world/tournament-environment.js";
+export { TournamentWorld, WorldConfigSchema, type WorldConfig, type WorldConfigInput, type StepResult } from "./tournament/world/tournament-world.js";
 export { checkLegality, type LegalityResult } from "./tournament/legality/check-legality.js";
 export { playRounds, type PlayRoundsOptions } from "./tournament/play/play-rounds.js";
 export type { TournamentAgent, AgentView } from "./tournament/agents/tournament-agent.js";

@@ -11,21 +11,25 @@ const LAYER_RANKS: Record<string, number> = {
   "src/gguf": 1,
   "src/inference": 1,
   "src/arena": 2,
-  "src/curriculum": 3,
-  // The self-play systems are episodes built on the engine; they never import trainers, the cli or each other.
-  "src/examples": 3.5,
+  // The contract a task hands the training loop: what the loop and the tasks both name.
+  "src/environments": 2.5,
+  "src/frontier": 3,
+  // The self-play systems are games built on the engine; they never import tasks, training, the cli or each other.
   "src/dialectic": 3.5,
   "src/riddles": 3.5,
   "src/tournament": 3.5,
   "src/dream": 3.5,
-  // Environments wire the self-play systems into trainable tasks; the training loop reads them.
-  "src/environments": 3.75,
-  trainers: 4,
-  // Measuring code over the engine and the trainers; the cli's `bench` command runs it.
-  benchmarks: 4,
-  "src/index.ts": 4.5,
-  "src/testing.ts": 4.5,
+  // Training knows a task only through the environment contract.
+  "src/training": 3.75,
+  // Tasks wire data, episodes and the self-play systems into trainable environments; a task may use another task.
+  "src/tasks": 4,
+  // Measuring code over the engine, the trainers and the tasks; the cli's `bench` command runs it.
+  "src/benchmarks": 4.5,
+  "src/index.ts": 4.75,
+  "src/testing.ts": 4.75,
   "src/cli": 5,
+  // Standalone benchmark scripts (node dist/benchmarks/*.js).
+  benchmarks: 5,
 };
 const SYSTEM_RANK = 3.5;
 
@@ -98,7 +102,7 @@ function cycles(graph: Map<string, string[]>): string[][] {
 }
 
 describe("layering", () => {
-  const graph = importGraph([...sourceFiles("src"), ...sourceFiles("trainers"), ...sourceFiles("benchmarks")]);
+  const graph = importGraph([...sourceFiles("src"), ...sourceFiles("benchmarks")]);
 
   it("reads the real source tree", () => {
     expect(graph.size).toBeGreaterThan(40);
@@ -117,12 +121,16 @@ describe("layering", () => {
     const broken = new Map([
       ["src/core/a.ts", ["src/arena/b.ts"]],
       ["src/arena/b.ts", ["src/core/a.ts"]],
-      ["src/examples/c.ts", ["src/dialectic/d.ts"]],
-      ["src/dialectic/d.ts", []],
+      ["src/riddles/c.ts", ["src/dialectic/d.ts"]],
+      ["src/dialectic/d.ts", ["src/tasks/e/e.ts"]],
+      ["src/training/f.ts", ["src/tasks/e/e.ts"]],
+      ["src/tasks/e/e.ts", ["src/tasks/g/g.ts", "src/training/h.ts", "src/riddles/i.ts"]],
     ]);
     expect(layerViolations(broken)).toEqual([
       "src/core/a.ts (src/core) imports src/arena/b.ts (src/arena)",
-      "src/examples/c.ts (src/examples) imports src/dialectic/d.ts (src/dialectic)",
+      "src/riddles/c.ts (src/riddles) imports src/dialectic/d.ts (src/dialectic)",
+      "src/dialectic/d.ts (src/dialectic) imports src/tasks/e/e.ts (src/tasks)",
+      "src/training/f.ts (src/training) imports src/tasks/e/e.ts (src/tasks)",
     ]);
     expect(cycles(broken)).toEqual([["src/core/a.ts", "src/arena/b.ts", "src/core/a.ts"]]);
   });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bundledArithmeticBase } from "../src/inference/model-files/bundled-models.js";
-import { maxWeightDifference } from "./trainers/rl/run-comparison.js";
+import { maxWeightDifference } from "./training/reports/run-comparison.js";
 
 const root = resolve(import.meta.dirname, "..");
 

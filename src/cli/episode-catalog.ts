@@ -2,12 +2,12 @@ import type { Arena, BatchPlanEntry } from "../arena/arena.js";
 import { ArtifactStore } from "../arena/artifact-store.js";
 import type { EpisodeModule } from "../arena/pool/episode-module.js";
 import type { Episode } from "../core/episodes/episode.js";
-import { DEBATE_TOPICS } from "../examples/debate/debate-episode.js";
-import { createDebateEpisodes, debateEpisodeModule } from "../examples/debate/debate-episodes.js";
-import { scriptedDebateRules } from "../examples/debate/scripted-debate.js";
-import { ARITHMETIC_TOPICS } from "../examples/proposer-solver/proposer-episode.js";
-import { createProposerSolverEpisodes, proposerSolverEpisodeModule } from "../examples/proposer-solver/proposer-solver-episodes.js";
-import { scriptedProposerSolverRules } from "../examples/proposer-solver/scripted-proposer-solver.js";
+import { DEBATE_TOPICS } from "../tasks/debate/debate-episode.js";
+import { createDebateEpisodes, debateEpisodeModule } from "../tasks/debate/debate-episodes.js";
+import { scriptedDebateRules } from "../tasks/debate/scripted-debate.js";
+import { ARITHMETIC_TOPICS } from "../tasks/proposer-solver/proposer-episode.js";
+import { createProposerSolverEpisodes, proposerSolverEpisodeModule } from "../tasks/proposer-solver/proposer-solver-episodes.js";
+import { scriptedProposerSolverRules } from "../tasks/proposer-solver/scripted-proposer-solver.js";
 import type { ScriptedRule } from "../inference/scripted-inference-client.js";
 
 /** An example `selfplay run` can play: how to register it, where pool workers get it, what to plan, and scripted players for dry runs. */

@@ -2,44 +2,27 @@ import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { InvalidInputError } from "../core/errors.js";
 import type { JsonValue } from "../core/json.js";
-import { createArithmeticEnvironment } from "./arithmetic/arithmetic-environment.js";
-import { createDebateEnvironment } from "./debate/debate-environment.js";
-import { createDialecticEnvironment } from "./dialectic/dialectic-environment.js";
-import { createDreamEnvironment } from "./dream/dream-environment.js";
-import { createExactMatchEnvironment } from "./exact-match/exact-match-environment.js";
-import { createProposerSolverEnvironment } from "./proposer-solver/proposer-solver-environment.js";
-import { createRiddlesEnvironment } from "./riddles/riddles-environment.js";
-import { createTournamentEnvironment } from "./tournament/tournament-environment.js";
 import type { Environment, EnvironmentFactory } from "./environment.js";
 import { EnvironmentShapeSchema } from "./environment-shape.js";
 import { EnvironmentModuleError } from "./errors/environment-module-error.js";
 
-/** The environments selfplay ships, by the name `--env` takes. */
-export const BUILT_IN_ENVIRONMENTS: Readonly<Record<string, EnvironmentFactory>> = {
-  arithmetic: createArithmeticEnvironment,
-  debate: createDebateEnvironment,
-  dialectic: createDialecticEnvironment,
-  "proposer-solver": createProposerSolverEnvironment,
-  "exact-match": createExactMatchEnvironment,
-  tournament: createTournamentEnvironment,
-  riddles: createRiddlesEnvironment,
-  dream: createDreamEnvironment,
-};
+/** Environment factories by the name `--env` takes: the tasks selfplay ships (`BUILT_IN_ENVIRONMENTS`) or a caller's own. */
+export type EnvironmentRegistry = Readonly<Record<string, EnvironmentFactory>>;
 
 /** The export a user's environment module provides: `createEnvironment(options) => Environment`. */
 export const ENVIRONMENT_FACTORY_EXPORT = "createEnvironment";
 
 /**
- * The environment `--env` names: a built-in one, or a JavaScript module (a
+ * The environment `--env` names: one of `registry`, or a JavaScript module (a
  * path starting with `./`, `../` or `/`, or a `file:` URL) exporting
  * `createEnvironment(options)`. Everything it returns is checked before the
  * loop sees it; any problem is an EnvironmentModuleError naming the module.
  */
-export async function loadEnvironment(name: string, options?: JsonValue): Promise<Environment> {
-  const builtIn = BUILT_IN_ENVIRONMENTS[name];
+export async function loadEnvironmentFrom(registry: EnvironmentRegistry, name: string, options?: JsonValue): Promise<Environment> {
+  const builtIn = registry[name];
   const isModule = name.startsWith("file:") || name.startsWith("./") || name.startsWith("../") || isAbsolute(name);
   if (!builtIn && !isModule) {
-    throw new EnvironmentModuleError(name, `no such built-in environment; give one of ${Object.keys(BUILT_IN_ENVIRONMENTS).join(", ")} or a JavaScript module path (./my-environment.js)`);
+    throw new EnvironmentModuleError(name, `no such built-in environment; give one of ${Object.keys(registry).join(", ")} or a JavaScript module path (./my-environment.js)`);
   }
   let factory: EnvironmentFactory;
   if (builtIn) factory = builtIn;

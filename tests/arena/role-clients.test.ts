@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Arena } from "../../src/arena/arena.js";
 import { ArtifactStore } from "../../src/arena/artifact-store.js";
-import { DebateEpisode } from "../../src/examples/debate/debate-episode.js";
+import { DebateEpisode } from "../../src/tasks/debate/debate-episode.js";
 import { ScriptedInferenceClient } from "../../src/inference/scripted-inference-client.js";
 
 const learner = () =>

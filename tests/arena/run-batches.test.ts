@@ -9,9 +9,9 @@ import { runBatches } from "../../src/arena/run-batches.js";
 import { readJsonl } from "../../src/core/jsonl/read-jsonl.js";
 import { GenerateResultSchema } from "../../src/core/schemas/generate-result.js";
 import { TrainingBatchSchema } from "../../src/core/schemas/training-record.js";
-import { ARITHMETIC_TOPICS, ProposerEpisode } from "../../src/examples/proposer-solver/proposer-episode.js";
-import { scriptedProposerSolverRules } from "../../src/examples/proposer-solver/scripted-proposer-solver.js";
-import { SolverEpisode } from "../../src/examples/proposer-solver/solver-episode.js";
+import { ARITHMETIC_TOPICS, ProposerEpisode } from "../../src/tasks/proposer-solver/proposer-episode.js";
+import { scriptedProposerSolverRules } from "../../src/tasks/proposer-solver/scripted-proposer-solver.js";
+import { SolverEpisode } from "../../src/tasks/proposer-solver/solver-episode.js";
 import { ScriptedInferenceClient } from "../../src/inference/scripted-inference-client.js";
 
 async function recordRun(folder: string, seed: number): Promise<void> {

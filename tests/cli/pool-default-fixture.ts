@@ -1,4 +1,4 @@
-import type { PoolBenchResult } from "../../benchmarks/pool/pool-bench-result.js";
+import type { PoolBenchResult } from "../../src/benchmarks/pool/pool-bench-result.js";
 
 /** A full-run result in which 2 shared workers were fastest. */
 export function poolBenchResult(best: PoolBenchResult["best"] = { workers: 2, engine: "shared" }): PoolBenchResult {

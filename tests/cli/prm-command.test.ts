@@ -6,17 +6,17 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CorruptJsonlError, InvalidInputError, PrmModelError } from "../../src/core/errors.js";
 import { registerPrmCommands } from "../../src/cli/commands/prm-command.js";
 import { main } from "../../src/cli/program.js";
-import { PrmExampleSchema } from "../../src/curriculum/prm/prm-state.js";
-import { PrmMetadataSchema } from "../../src/curriculum/prm/prm-metadata.js";
-import { OnnxPrmScorer } from "../../src/curriculum/prm/onnx-prm-scorer.js";
+import { PrmExampleSchema } from "../../src/frontier/prm/prm-state.js";
+import { PrmMetadataSchema } from "../../src/frontier/prm/prm-metadata.js";
+import { OnnxPrmScorer } from "../../src/frontier/prm/onnx-prm-scorer.js";
 import { createRandomLoraAdapter } from "../../src/inference/model-files/create-random-lora-adapter.js";
 import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
 import { Arena } from "../../src/arena/arena.js";
 import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-client.js";
 import { LABELLING_ENVIRONMENT_MODULE, QUIZ, createLabellingEpisodes, scriptedLabellingResults } from "../helpers/labelling-environment.js";
 import { writeRunCheckpoint } from "../helpers/run-checkpoint.js";
-import { syntheticPrmExamples } from "../trainers/prm/synthetic-prm-examples.js";
-import { scriptedStepResults } from "../trainers/rl/scripted-step-results.js";
+import { syntheticPrmExamples } from "../training/prm/synthetic-prm-examples.js";
+import { scriptedStepResults } from "../training/tfjs/scripted-step-results.js";
 
 /** Runs `selfplay prm …` as program.ts would once the command is registered there; errors propagate. */
 async function runPrm(argv: string[]) {

@@ -11,8 +11,8 @@ import { runCli } from "../helpers/run-cli.js";
 import { plantedEmergencyChain } from "../tournament/exploits/emergency-chain-transcript.js";
 
 const root = resolve(import.meta.dirname, "../..");
-const kernel010 = join(root, "kernels/constitution-0.1.0.yaml");
-const kernel020 = join(root, "kernels/constitution-0.2.0.yaml");
+const kernel010 = join(root, "constitutions/constitution-0.1.0.yaml");
+const kernel020 = join(root, "constitutions/constitution-0.2.0.yaml");
 let folder: string;
 let noisy: string;
 let shrunkPath: string;
@@ -21,7 +21,7 @@ let recordPath: string;
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), "selfplay-replay-cli-"));
-  const kernels = await loadShippedKernels(join(root, "kernels"));
+  const kernels = await loadShippedKernels(join(root, "constitutions"));
   const kernel = kernels.get("0.1.0")!;
   // A hand-built chain of emergencies (not a search finding).
   const planted = plantedEmergencyChain(kernel, { seed: 2, noiseSeed: 102 });

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/program.js";
 import { GenerateResultSchema } from "../../src/core/schemas/generate-result.js";
 import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
-import { rolloutsDifferences } from "../trainers/rl/run-comparison.js";
+import { rolloutsDifferences } from "../training/reports/run-comparison.js";
 import { poolDefaultFile } from "./pool-default-fixture.js";
 
 async function runCli(argv: string[], environment?: Record<string, string>) {

@@ -20,7 +20,7 @@ const scratch = () => mkdtempSync(join(tmpdir(), "selfplay-tournament-"));
 describe("selfplay tournament", () => {
   it("writes report.json, report.md and events.jsonl; the same seed gives a byte-identical report.json", async () => {
     const [first, second] = [join(scratch(), "a"), join(scratch(), "b")];
-    const flags = ["--kernel", "kernels/constitution-0.2.0.yaml", "--seed", "42", "--episodes", "4", "--rounds", "6"];
+    const flags = ["--kernel", "constitutions/constitution-0.2.0.yaml", "--seed", "42", "--episodes", "4", "--rounds", "6"];
     const run = await runCli(["tournament", ...flags, "--out", first]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(EXIT.ok);
@@ -43,7 +43,7 @@ describe("selfplay tournament", () => {
   it("names the default folder by the injected clock only", async () => {
     const cwd = process.cwd();
     const folder = scratch();
-    const kernel = join(cwd, "kernels/constitution-0.2.0.yaml");
+    const kernel = join(cwd, "constitutions/constitution-0.2.0.yaml");
     process.chdir(folder);
     try {
       expect((await runCli(["tournament", "--kernel", kernel, "--seed", "1", "--episodes", "1", "--rounds", "1"])).code).toBe(EXIT.ok);
@@ -55,7 +55,7 @@ describe("selfplay tournament", () => {
 
   it("writes an exploit candidate for each finding the search makes under 0.1.0, and --json prints the report", async () => {
     const out = join(scratch(), "run");
-    const { code, stdout } = await runCli(["tournament", "--kernel", "kernels/constitution-0.1.0.yaml", "--seed", "1", "--episodes", "3", "--rounds", "5", "--red-policy", "search", "--out", out, "--json"]);
+    const { code, stdout } = await runCli(["tournament", "--kernel", "constitutions/constitution-0.1.0.yaml", "--seed", "1", "--episodes", "3", "--rounds", "5", "--red-policy", "search", "--out", out, "--json"]);
     expect(code).toBe(EXIT.ok);
     const report = JSON.parse(stdout);
     const findings = Object.values(report.findingsByObjective as Record<string, unknown[]>).flat().length;
@@ -73,7 +73,7 @@ describe("selfplay tournament", () => {
   it("exits 2 naming the field of a bad kernel, and writes nothing", async () => {
     const folder = scratch();
     const kernelPath = join(folder, "bad.yaml");
-    writeFileSync(kernelPath, readFileSync("kernels/constitution-0.1.0.yaml", "utf8").replace("quorumPercent: 50", "quorumPercent: 150"));
+    writeFileSync(kernelPath, readFileSync("constitutions/constitution-0.1.0.yaml", "utf8").replace("quorumPercent: 50", "quorumPercent: 150"));
     const out = join(folder, "out");
     const { code, stderr } = await runCli(["tournament", "--kernel", kernelPath, "--seed", "1", "--out", out]);
     expect(code).toBe(EXIT.badInput);
@@ -85,13 +85,13 @@ describe("selfplay tournament", () => {
 
   it("exits 2 on a missing kernel file, a missing seed and an unknown red policy", async () => {
     expect(await runCli(["tournament", "--kernel", "kernels/none.yaml", "--seed", "1"])).toMatchObject({ code: EXIT.badInput, stderr: expect.stringContaining("--kernel") });
-    expect(await runCli(["tournament", "--kernel", "kernels/constitution-0.1.0.yaml"])).toMatchObject({ code: EXIT.badInput, stderr: expect.stringContaining("--seed") });
-    expect(await runCli(["tournament", "--kernel", "kernels/constitution-0.1.0.yaml", "--seed", "1", "--red-policy", "llm"])).toMatchObject({ code: EXIT.badInput, stderr: expect.stringContaining("--red-policy") });
+    expect(await runCli(["tournament", "--kernel", "constitutions/constitution-0.1.0.yaml"])).toMatchObject({ code: EXIT.badInput, stderr: expect.stringContaining("--seed") });
+    expect(await runCli(["tournament", "--kernel", "constitutions/constitution-0.1.0.yaml", "--seed", "1", "--red-policy", "llm"])).toMatchObject({ code: EXIT.badInput, stderr: expect.stringContaining("--red-policy") });
   });
 
   it("refuses an --out that already holds a report", async () => {
     const out = join(scratch(), "run");
-    const flags = ["tournament", "--kernel", "kernels/constitution-0.2.0.yaml", "--seed", "3", "--episodes", "1", "--rounds", "1", "--out", out];
+    const flags = ["tournament", "--kernel", "constitutions/constitution-0.2.0.yaml", "--seed", "3", "--episodes", "1", "--rounds", "1", "--out", out];
     expect((await runCli(flags)).code).toBe(EXIT.ok);
     expect(await runCli(flags)).toMatchObject({ code: EXIT.badInput, stderr: expect.stringContaining("--out") });
   });

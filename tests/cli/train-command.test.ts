@@ -5,14 +5,14 @@ import { join, resolve } from "node:path";
 import * as tf from "@tensorflow/tfjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/program.js";
-import { HashedNgramFeaturiser } from "../../src/curriculum/prm/hashed-ngram-featuriser.js";
+import { HashedNgramFeaturiser } from "../../src/frontier/prm/hashed-ngram-featuriser.js";
 import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
-import { savePrm } from "../../trainers/prm/save-prm.js";
-import { trainPrm } from "../../trainers/prm/train-prm.js";
-import { proposerTargetGapOfMetrics } from "../../trainers/rl/proposer-target-gap.js";
+import { savePrm } from "../../src/training/prm/save-prm.js";
+import { trainPrm } from "../../src/training/prm/train-prm.js";
+import { proposerTargetGapOfMetrics } from "../../src/tasks/arithmetic/proposer-target-gap.js";
 import { killCliRunWhen } from "../helpers/kill-cli-run.js";
-import { syntheticPrmExamples } from "../trainers/prm/synthetic-prm-examples.js";
-import { maxWeightDifference, metricsDifferences, metricsWithoutTimings, rolloutsDifferences } from "../trainers/rl/run-comparison.js";
+import { syntheticPrmExamples } from "../training/prm/synthetic-prm-examples.js";
+import { maxWeightDifference, metricsDifferences, metricsWithoutTimings, rolloutsDifferences } from "../training/reports/run-comparison.js";
 
 async function runCli(argv: string[]) {
   let stdout = "";

@@ -1,11 +1,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { JsonObject, JsonValue } from "../../src/core/json.js";
-import { CHECKPOINT_FOLDER } from "../../trainers/checkpoint/checkpoint-paths.js";
-import { commitCheckpoint } from "../../trainers/checkpoint/commit-checkpoint.js";
-import { trainerCheckpointPaths } from "../../trainers/interface/trainer-checkpoint-files.js";
-import type { TrainingCheckpoint } from "../../trainers/train/training-checkpoint.js";
-import { TrainingConfigurationSchema } from "../../trainers/train/training-configuration.js";
+import { CHECKPOINT_FOLDER } from "../../src/training/trainer/checkpoint-paths.js";
+import { commitCheckpoint } from "../../src/training/trainer/commit-checkpoint.js";
+import { trainerCheckpointPaths } from "../../src/training/trainer/trainer-checkpoint-files.js";
+import type { TrainingCheckpoint } from "../../src/training/loop/training-checkpoint.js";
+import { TrainingConfigurationSchema } from "../../src/training/loop/training-configuration.js";
 
 /**
  * Makes `directory` a training run folder as far as its environment goes: a

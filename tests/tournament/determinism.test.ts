@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { UnknownActionError } from "../../src/tournament/errors/index.js";
 import { canonicalJson } from "../../src/tournament/replay/canonical-json.js";
 import { ActionSchema, parseAction } from "../../src/tournament/world/actions.js";
-import { WorldConfigSchema } from "../../src/tournament/world/tournament-environment.js";
+import { WorldConfigSchema } from "../../src/tournament/world/tournament-world.js";
 
 const SOURCE = "src/tournament";
 

@@ -1,7 +1,7 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
-import { checkLogprobs, type CheckLogprobsResult } from "../../../trainers/check-logprobs.js";
+import { checkLogprobs, type CheckLogprobsResult } from "../../training/tfjs/check-logprobs.js";
 import { EXIT, type CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { DEVICE_FLAG, deviceOption } from "../device-flag.js";

@@ -6,15 +6,16 @@ import { z } from "zod";
 import { InvalidInputError } from "../../core/errors.js";
 import { JsonlAppender } from "../../core/jsonl/jsonl-appender.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
-import { evaluateArithmetic } from "../../examples/arithmetic/evaluate-arithmetic.js";
-import { heldOutExamples } from "../../examples/arithmetic/held-out-examples.js";
+import { arithmeticExample } from "../../tasks/arithmetic/arithmetic-corpus.js";
+import { evaluateArithmetic } from "../../tasks/arithmetic/evaluate-arithmetic.js";
+import { heldOutExamples } from "../../tasks/arithmetic/held-out-examples.js";
 import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
 import { createRandomModel } from "../../inference/model-files/create-random-model.js";
 import { ModelPresetNameSchema } from "../../inference/model-files/model-presets.js";
-import { Policy } from "../../../trainers/policy/policy.js";
-import { pretrain } from "../../../trainers/pretrain/pretrain.js";
-import { PretrainConfigurationSchema, lastPretrainStep } from "../../../trainers/pretrain/pretrain-configuration.js";
-import { exportPolicyModel } from "../../../trainers/sync/export-policy-model.js";
+import { Policy } from "../../training/tfjs/policy/policy.js";
+import { pretrain } from "../../training/tfjs/pretrain/pretrain.js";
+import { PretrainConfigurationSchema, lastPretrainStep } from "../../training/tfjs/pretrain/pretrain-configuration.js";
+import { exportPolicyModel } from "../../training/tfjs/sync/export-policy-model.js";
 import { EXIT } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { integerFlag, numberFlag } from "../flag-schemas.js";
@@ -80,6 +81,7 @@ export async function pretrainCommand(rawOptions: unknown, { io }: CommandContex
     await pretrain({
       policy,
       configuration,
+      example: arithmeticExample,
       onStep: async (progress) => {
         await metrics.append(progress);
         window = { loss: window.loss + progress.loss, tokensPerSecond: window.tokensPerSecond + progress.tokensPerSecond, count: window.count + 1 };

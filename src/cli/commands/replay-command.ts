@@ -112,7 +112,7 @@ export function registerReplayCommand(program: Command, { io, setExitCode }: Com
   program
     .command("replay")
     .description("Replay a tournament transcript, exploit candidate or exploit record through the legality gate under a kernel, and print rejections, detector findings, the event-log hash and the final treasury.")
-    .argument("<file>", "a transcript JSON ({kernelVersion, world, actions}), an exploit candidate, or an exploit record (exploits/<id>.json)")
+    .argument("<file>", "a transcript JSON ({kernelVersion, world, actions}), an exploit candidate, or an exploit record (constitution-exploits/<id>.json)")
     .addOption(new Option("--kernel <file>", "constitution YAML to replay under (required)").makeOptionMandatory())
     .addOption(new Option("--across-versions", "replay under a kernel of another version than the transcript's (an amendment's effect); refused otherwise"))
     .addOption(new Option("--red-team <citizens>", "comma-separated citizen ids the detectors judge, for a bare transcript (a record or candidate names its own)"))

@@ -7,7 +7,7 @@ import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
 import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
 import { bundledArithmeticBase } from "../../inference/model-files/bundled-models.js";
 import { runRiddleCurriculum, type RiddleCurriculumProgress, type RiddleCurriculumResult } from "../../riddles/curriculum/run-riddle-curriculum.js";
-import { createRiddleEpisodes } from "../../riddles/episode/riddle-episodes.js";
+import { createRiddleEpisodes } from "../../tasks/riddles/riddle-episodes.js";
 import { parseRiddleConfig, type RiddleConfig } from "../../riddles/riddle-config.js";
 import { EXIT, type CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";

@@ -19,7 +19,7 @@ import { parseOptions } from "../parse-options.js";
 
 export const TournamentCommandOptionsSchema = z.object({
   /** Constitution YAML the tournament is played under. */
-  kernel: z.string({ error: "a constitution YAML file, e.g. kernels/constitution-0.1.0.yaml" }).min(1, "a constitution YAML file"),
+  kernel: z.string({ error: "a constitution YAML file, e.g. constitutions/constitution-0.1.0.yaml" }).min(1, "a constitution YAML file"),
   /** Tournament seed: every episode's world and every agent's stream derive from it. */
   seed: integerFlag(0, 2 ** 32 - 1),
   /** Episodes; the default roster rotates the four red objectives over them. */
@@ -84,7 +84,7 @@ export function registerTournamentCommand(program: Command, context: CommandCont
   program
     .command("tournament")
     .description("Play seeded episodes of honest and red-team citizens under a constitution; write a worst-off-first report, the events and any exploit candidates.")
-    .addOption(new Option("--kernel <file>", "constitution YAML, e.g. kernels/constitution-0.1.0.yaml (required)"))
+    .addOption(new Option("--kernel <file>", "constitution YAML, e.g. constitutions/constitution-0.1.0.yaml (required)"))
     .addOption(new Option("--seed <n>", "tournament seed, an integer from 0 to 4294967295 (required)"))
     .addOption(new Option("--episodes <n>", "episodes, an integer from 1 to 10000; red objectives rotate over them").default("4"))
     .addOption(new Option("--rounds <n>", "rounds per episode, an integer from 1 to 1000").default("12"))

@@ -8,18 +8,18 @@ import { readJsonl } from "../../core/jsonl/read-jsonl.js";
 import { parseInput } from "../../core/parse-input.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
 import { writeFileAtomic } from "../../core/write-file-atomic.js";
-import { BUILT_IN_ENVIRONMENTS, loadEnvironment } from "../../environments/load-environment.js";
-import { defaultTrainerBackend } from "../../../trainers/interface/default-trainer-backend.js";
-import { LoraTargetSchema } from "../../../trainers/lora/create-trainable-adapter.js";
-import { proposerTargetGapOfMetrics } from "../../../trainers/rl/proposer-target-gap.js";
-import { trainingReportSvg } from "../../../trainers/rl/training-report-svg.js";
-import { assertFrontierFits } from "../../../trainers/train/assert-frontier-fits.js";
-import { assertBackendTakesThreads, updateThreads } from "../../../trainers/interface/update-threads.js";
-import { train } from "../../../trainers/train/train.js";
-import type { TrainingCheckpoint } from "../../../trainers/train/training-checkpoint.js";
-import { findTrainingCheckpoint } from "../../../trainers/train/training-checkpoint-files.js";
-import { TrainingConfigurationSchema } from "../../../trainers/train/training-configuration.js";
-import type { TrainingStepMetrics } from "../../../trainers/train/training-step-metrics.js";
+import { BUILT_IN_ENVIRONMENTS, loadEnvironment } from "../../tasks/built-in-environments.js";
+import { defaultTrainerBackend } from "../../training/trainer/default-trainer-backend.js";
+import { LoraTargetSchema } from "../../training/tfjs/lora/create-trainable-adapter.js";
+import { summariseProposerTargetGap } from "../../tasks/arithmetic/proposer-target-gap.js";
+import { trainingReportSvg } from "../../training/reports/training-report-svg.js";
+import { assertFrontierFits } from "../../training/loop/assert-frontier-fits.js";
+import { assertBackendTakesThreads, updateThreads } from "../../training/trainer/update-threads.js";
+import { train } from "../../training/loop/train.js";
+import type { TrainingCheckpoint } from "../../training/loop/training-checkpoint.js";
+import { findTrainingCheckpoint } from "../../training/loop/training-checkpoint-files.js";
+import { TrainingConfigurationSchema } from "../../training/loop/training-configuration.js";
+import type { TrainingStepMetrics } from "../../training/loop/training-step-metrics.js";
 import { EXIT, type CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { DEVICE_FLAG, deviceOption } from "../device-flag.js";
@@ -152,7 +152,6 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
   const steps = records.flatMap((record) => (typeof record.rewards === "object" && record.rewards !== null ? [record as unknown as TrainingStepMetrics] : []));
   const reasons: Record<string, number> = {};
   for (const [reason, count] of steps.flatMap((line) => Object.entries(line.frontier.reasons))) reasons[reason] = (reasons[reason] ?? 0) + count;
-  const target = (configuration.environment as { targetPassRate?: unknown } | null)?.targetPassRate;
   const report = {
     environment: environment.name,
     model: modelPath,
@@ -165,7 +164,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
     heldOutAccuracy: { start: result.evaluations[0]?.heldOutAccuracy ?? null, end: result.evaluations.at(-1)?.heldOutAccuracy ?? null },
     evaluations: result.evaluations,
     stepsWithoutTrainableRecords: steps.filter((line) => line.skippedUpdate).length,
-    proposerTargetGap: proposerTargetGapOfMetrics(records, typeof target === "number" ? target : 0.5),
+    ...summariseProposerTargetGap(records, configuration.environment ?? null),
     finalModel: result.finalModel,
   };
   await writeFileAtomic(join(directory, "report.json"), `${JSON.stringify(report, null, 2)}\n`);

@@ -1,9 +1,10 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { writeFileAtomic } from "../../core/write-file-atomic.js";
-import { compareTrainingRuns } from "../../../trainers/rl/compare-training-runs.js";
-import { readTrainingRun } from "../../../trainers/rl/read-training-run.js";
-import { trainingReportSvg } from "../../../trainers/rl/training-report-svg.js";
+import { summariseProposerTargetGap, type ProposerTargetGap } from "../../tasks/arithmetic/proposer-target-gap.js";
+import { compareTrainingRuns } from "../../training/reports/compare-training-runs.js";
+import { readTrainingRun } from "../../training/reports/read-training-run.js";
+import { trainingReportSvg } from "../../training/reports/training-report-svg.js";
 import { EXIT } from "../cli-io.js";
 import type { CommandContext, RegisterCommand } from "../command-context.js";
 import { numberFlag } from "../flag-schemas.js";
@@ -26,7 +27,7 @@ const MODE_COLOURS: Record<string, string> = { uniform: "#1f77b4", prm: "#d62728
  */
 export async function trainCompareCommand(rawOptions: unknown, { io }: CommandContext): Promise<number> {
   const options = parseOptions(TrainCompareCommandOptionsSchema, rawOptions);
-  const runs = await Promise.all(options.runs.map((directory) => readTrainingRun(directory)));
+  const runs = await Promise.all(options.runs.map((directory) => readTrainingRun(directory, summariseProposerTargetGap)));
   const comparison = compareTrainingRuns(runs, options.budget);
   if (options.svg !== undefined) {
     const series = runs.map((run) => ({
@@ -44,8 +45,8 @@ export async function trainCompareCommand(rawOptions: unknown, { io }: CommandCo
   const lines = [`held-out accuracy at ${comparison.budgetSeconds.toFixed(0)} s of wall-clock time:`];
   for (const run of comparison.runs) {
     const at = run.atBudget === null ? "no evaluation yet" : `${percent(run.atBudget.heldOutAccuracy)} (step ${run.atBudget.step}, ${run.atBudget.elapsedSeconds.toFixed(0)} s)`;
-    const gap = run.proposerTargetGap;
-    const gapText = gap === null ? "" : `; proposer |pass rate − target| ${gap.first.gap.toFixed(3)} → ${gap.last.gap.toFixed(3)} (per problem ${gap.first.perProblemGap.toFixed(3)} → ${gap.last.perProblemGap.toFixed(3)})`;
+    const gap = run.taskSummary?.proposerTargetGap as ProposerTargetGap | null | undefined;
+    const gapText = gap === null || gap === undefined ? "" : `; proposer |pass rate − target| ${gap.first.gap.toFixed(3)} → ${gap.last.gap.toFixed(3)} (per problem ${gap.first.perProblemGap.toFixed(3)} → ${gap.last.perProblemGap.toFixed(3)})`;
     lines.push(`  ${run.directory}: ${run.frontier}, seed ${run.seed}: ${at}; at step 0 ${percent(run.startAccuracy)}${gapText}`);
   }
   for (const [mode, summary] of Object.entries(comparison.modes)) {

@@ -1,4 +1,4 @@
-import type { ClusterStats } from "../../curriculum/frontier/cluster-history.js";
+import type { ClusterStats } from "../../frontier/tracker/cluster-history.js";
 import type { ChallengeTier } from "../challenges/challenge-tier.js";
 
 /** First-try wins (distinct challenges) a cluster needs to unlock each tier above basic. */

@@ -1,4 +1,4 @@
-import type { FrontierDecision } from "../../curriculum/frontier/frontier-decision.js";
+import type { FrontierDecision } from "../../frontier/tracker/frontier-decision.js";
 import type { ChallengeTier } from "../challenges/challenge-tier.js";
 import type { SolveAttempt } from "../solver/solve-challenge.js";
 import type { ChallengeSourceKind } from "../sources/route-challenge-source.js";

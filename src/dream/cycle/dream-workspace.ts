@@ -6,10 +6,10 @@ import { JsonlAppender } from "../../core/jsonl/jsonl-appender.js";
 import { readJsonl } from "../../core/jsonl/read-jsonl.js";
 import { deriveStream } from "../../core/random/random-stream.js";
 import { writeFileAtomic } from "../../core/write-file-atomic.js";
-import { FrontierTracker } from "../../curriculum/frontier/frontier-tracker.js";
-import { FrontierTrackerSnapshotSchema } from "../../curriculum/frontier/frontier-tracker-snapshot.js";
-import type { FrontierSettingsInput } from "../../curriculum/frontier/frontier-settings.js";
-import { PrmExampleSchema, type PrmExample } from "../../curriculum/prm/prm-state.js";
+import { FrontierTracker } from "../../frontier/tracker/frontier-tracker.js";
+import { FrontierTrackerSnapshotSchema } from "../../frontier/tracker/frontier-tracker-snapshot.js";
+import type { FrontierSettingsInput } from "../../frontier/tracker/frontier-settings.js";
+import { PrmExampleSchema, type PrmExample } from "../../frontier/prm/prm-state.js";
 import { FailedRunJournal } from "../journal/failed-run-journal.js";
 import { Playbook } from "../playbook/playbook.js";
 

@@ -1,8 +1,8 @@
 import { toErrorRecord } from "../../core/errors.js";
 import type { InferenceClient } from "../../core/inference-client.js";
 import { deriveStream } from "../../core/random/random-stream.js";
-import type { PrmScorer } from "../../curriculum/prm/prm-scorer.js";
-import type { PrmExample } from "../../curriculum/prm/prm-state.js";
+import type { PrmScorer } from "../../frontier/prm/prm-scorer.js";
+import type { PrmExample } from "../../frontier/prm/prm-state.js";
 import { ChallengeClusterSchema, type ChallengeCluster } from "../challenges/challenge-cluster.js";
 import type { Challenge } from "../challenges/challenge.js";
 import type { ChallengeSandbox } from "../challenges/challenge-sandbox.js";

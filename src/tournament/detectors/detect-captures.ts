@@ -1,7 +1,7 @@
 import type { Kernel } from "../kernel/kernel.js";
 import type { KernelParams } from "../kernel/kernel-schema.js";
 import type { TournamentEvent } from "../world/events.js";
-import type { WorldConfig } from "../world/tournament-environment.js";
+import type { WorldConfig } from "../world/tournament-world.js";
 import type { CaptureObjective } from "./capture-objectives.js";
 
 /** Who the detectors judge: the red team's citizens, in a world under a kernel. */

@@ -16,7 +16,7 @@ import type { Kernel } from "../kernel/kernel.js";
 import { playRounds } from "../play/play-rounds.js";
 import { eventLogHash } from "../replay/canonical-json.js";
 import { CitizenIdSchema } from "../world/actions.js";
-import { TournamentEnvironment } from "../world/tournament-environment.js";
+import { TournamentWorld } from "../world/tournament-world.js";
 import { captureScore, worstOffShare } from "./citizen-outcome.js";
 import { TournamentRoleSchema, roleGoal } from "./tournament-role.js";
 import { TournamentVerifier } from "./tournament-verifier.js";
@@ -53,7 +53,7 @@ export type TournamentArtifact = z.infer<typeof TournamentArtifactSchema>;
 
 /** A played tournament and the LLM citizens' agents. */
 export interface TournamentEpisodeState {
-  world: TournamentEnvironment;
+  world: TournamentWorld;
   llmAgents: Readonly<Record<string, LlmCitizenAgent>>;
 }
 
@@ -93,7 +93,7 @@ export class TournamentEpisode extends Episode<TournamentArtifact, TournamentEpi
 
   async rollout(context: EpisodeContext, artifact: TournamentArtifact): Promise<TournamentEpisodeState> {
     const { rounds, citizens, factions, initialTreasury, llmCitizens, role, maxAttemptsPerTurn, scriptedRed } = this.options;
-    const world = new TournamentEnvironment(this.kernel, { numCitizens: citizens, factions, initialTreasury, seed: artifact.seed });
+    const world = new TournamentWorld(this.kernel, { numCitizens: citizens, factions, initialTreasury, seed: artifact.seed });
     const llmAgents: Record<string, LlmCitizenAgent> = {};
     const agents: Record<string, TournamentAgent> = {};
     for (const citizen of world.citizens()) {

@@ -1,7 +1,7 @@
 import type { TournamentAgent } from "../agents/tournament-agent.js";
 import type { Action } from "../world/actions.js";
 import { effectiveParams } from "../world/effective-params.js";
-import type { TournamentEnvironment } from "../world/tournament-environment.js";
+import type { TournamentWorld } from "../world/tournament-world.js";
 
 export interface PlayRoundsOptions {
   /** Play until the environment reaches this round (exclusive) or every citizen has left. */
@@ -16,7 +16,7 @@ export interface PlayRoundsOptions {
  * `maxAttemptsPerTurn` refusals. Every submission, refused ones included, is
  * in `environment.actions`.
  */
-export async function playRounds(environment: TournamentEnvironment, agents: Readonly<Record<string, TournamentAgent>>, options: PlayRoundsOptions): Promise<void> {
+export async function playRounds(environment: TournamentWorld, agents: Readonly<Record<string, TournamentAgent>>, options: PlayRoundsOptions): Promise<void> {
   const maxAttempts = options.maxAttemptsPerTurn ?? 3;
   while (environment.turn < options.untilRound) {
     const self = environment.actorOnTurn;

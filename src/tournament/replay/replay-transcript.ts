@@ -1,7 +1,7 @@
 import { KernelVersionMismatchError } from "../errors/index.js";
 import type { Kernel } from "../kernel/kernel.js";
 import type { TournamentEvent } from "../world/events.js";
-import { TournamentEnvironment } from "../world/tournament-environment.js";
+import { TournamentWorld } from "../world/tournament-world.js";
 import type { WorldState } from "../world/world-state.js";
 import { eventLogHash } from "./canonical-json.js";
 import type { Transcript } from "./transcript.js";
@@ -27,7 +27,7 @@ export function replayTranscript(transcript: Transcript, kernel: Kernel, options
   if (transcript.kernelVersion !== kernel.version && options.acrossVersions !== true) {
     throw new KernelVersionMismatchError("kernelVersion", transcript.kernelVersion, kernel.version);
   }
-  const environment = new TournamentEnvironment(kernel, transcript.world);
+  const environment = new TournamentWorld(kernel, transcript.world);
   let rejected = 0;
   for (const action of transcript.actions) {
     if (!environment.step(action).legal) rejected += 1;

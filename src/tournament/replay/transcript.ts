@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseInput } from "../../core/parse-input.js";
 import { parseAction, type Action } from "../world/actions.js";
-import { WorldConfigSchema, type WorldConfig } from "../world/tournament-environment.js";
+import { WorldConfigSchema, type WorldConfig } from "../world/tournament-world.js";
 
 /** A run as data: the kernel version it was played under, the world, and every action submitted in order. */
 export interface Transcript {

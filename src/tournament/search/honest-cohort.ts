@@ -4,7 +4,7 @@ import { HonestAgent, type HonestAgentOptions } from "../agents/honest-agent.js"
 import type { TournamentAgent } from "../agents/tournament-agent.js";
 import type { Action } from "../world/actions.js";
 import { effectiveParams } from "../world/effective-params.js";
-import type { TournamentEnvironment } from "../world/tournament-environment.js";
+import type { TournamentWorld } from "../world/tournament-world.js";
 import { ForkableStream } from "./forkable-stream.js";
 
 /** Where every honest citizen's stream stands, by citizen id: a branch of the search carries one. */
@@ -45,7 +45,7 @@ export class HonestCohort {
    * turn, as playRounds does: a refused citizen chooses again with the refusal
    * in view and passes after `maxAttemptsPerTurn` refusals.
    */
-  playTurns(environment: TournamentEnvironment, round: number): void {
+  playTurns(environment: TournamentWorld, round: number): void {
     for (let self = environment.actorOnTurn; self !== null && environment.turn === round; self = environment.actorOnTurn) {
       const agent = this.agents.get(self);
       if (agent === undefined) return;

@@ -6,7 +6,7 @@ import { captureProgress, type CaptureFinding, type DetectionContext } from "../
 import type { Kernel } from "../kernel/kernel.js";
 import type { Transcript } from "../replay/transcript.js";
 import type { Action } from "../world/actions.js";
-import { TournamentEnvironment, type WorldConfigInput } from "../world/tournament-environment.js";
+import { TournamentWorld, type WorldConfigInput } from "../world/tournament-world.js";
 import { HonestCohort, type CohortPosition } from "./honest-cohort.js";
 
 export interface SearchRedTeamOptions {
@@ -58,7 +58,7 @@ export interface SearchRedTeamResult {
 }
 
 interface Leaf {
-  environment: TournamentEnvironment;
+  environment: TournamentWorld;
   position: CohortPosition;
   progress: number;
   finding: CaptureFinding | null;
@@ -86,7 +86,7 @@ export function searchRedTeam(options: SearchRedTeamOptions): SearchRedTeamResul
   const maxRounds = options.maxRounds ?? 12;
   const nodeBudget = options.nodeBudget ?? 50_000;
   const lookaheadRounds = options.lookaheadRounds ?? 1;
-  const root = new TournamentEnvironment(kernel, { ...options.world, seed: options.world?.seed ?? seed });
+  const root = new TournamentWorld(kernel, { ...options.world, seed: options.world?.seed ?? seed });
   for (const citizen of redTeam) {
     if (!root.citizens().includes(citizen)) throw new Error(`redTeam: ${citizen} is not a citizen of this world (citizens are c0 … c${root.citizens().length - 1})`);
   }
@@ -97,11 +97,11 @@ export function searchRedTeam(options: SearchRedTeamOptions): SearchRedTeamResul
   const menuOptions: ActionMenuOptions = { ...options.menu, team: redTeam };
   let nodesExpanded = 0;
 
-  const score = (environment: TournamentEnvironment, position: CohortPosition): Leaf => {
+  const score = (environment: TournamentWorld, position: CohortPosition): Leaf => {
     const { progress, finding } = captureProgress(objective, environment.events, context);
     return { environment, position, progress, finding, outlook: finding === null ? outlook(environment, position) : progress, draw: ties.uint32() };
   };
-  const outlook = (environment: TournamentEnvironment, position: CohortPosition): number => {
+  const outlook = (environment: TournamentWorld, position: CohortPosition): number => {
     if (lookaheadRounds === 0) return 0;
     const probe = environment.clone();
     honest.moveTo(position);
@@ -119,7 +119,7 @@ export function searchRedTeam(options: SearchRedTeamOptions): SearchRedTeamResul
   search: for (let round = 0; round < maxRounds; round++) {
     const leaves: Leaf[] = [];
     // Depth-first through the red turns of this round; a leaf is a state at the round's end.
-    const explore = (environment: TournamentEnvironment, position: CohortPosition): Leaf | null => {
+    const explore = (environment: TournamentWorld, position: CohortPosition): Leaf | null => {
       honest.moveTo(position);
       honest.playTurns(environment, round);
       const after = honest.position();

@@ -7,7 +7,7 @@ import { episodeMetrics } from "../metrics/episode-metrics.js";
 import { playRounds } from "../play/play-rounds.js";
 import { eventLogHash } from "../replay/canonical-json.js";
 import { planSearchRedTeam } from "../search/plan-search-red-team.js";
-import { TournamentEnvironment, WorldConfigSchema, type WorldConfig, type WorldConfigInput } from "../world/tournament-environment.js";
+import { TournamentWorld, WorldConfigSchema, type WorldConfig, type WorldConfigInput } from "../world/tournament-world.js";
 import { episodeWorldSeed } from "./episode-world-seed.js";
 import { defaultAgentFactory, type TournamentAgentFactory } from "./tournament-agent-factory.js";
 import { buildTournamentReport, type TournamentReport } from "./tournament-report.js";
@@ -118,7 +118,7 @@ async function playEpisode(
   roster: EpisodeRoster,
   seated: Readonly<Record<string, TournamentAgent>>,
 ): Promise<Omit<PlayedEpisode, "search">> {
-  const environment = new TournamentEnvironment(options.kernel, world);
+  const environment = new TournamentWorld(options.kernel, world);
   const agents: Record<string, TournamentAgent> = {};
   for (const citizen of environment.citizens()) {
     agents[citizen] = seated[citizen] ?? makeAgent({ citizen, episodeIndex: index, roster, stream: agentStream(options.seed, index, citizen), kernel: options.kernel, world });

@@ -3,7 +3,7 @@ import { HonestAgent } from "../agents/honest-agent.js";
 import { createRedTeamAgent } from "../agents/red-team/create-red-team-agent.js";
 import type { TournamentAgent } from "../agents/tournament-agent.js";
 import type { Kernel } from "../kernel/kernel.js";
-import type { WorldConfig } from "../world/tournament-environment.js";
+import type { WorldConfig } from "../world/tournament-world.js";
 import type { EpisodeRoster } from "./tournament-roster.js";
 
 /** One citizen's place in one episode: what a factory needs to make its agent. */

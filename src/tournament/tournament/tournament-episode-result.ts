@@ -2,7 +2,7 @@ import type { CaptureFinding } from "../detectors/detect-captures.js";
 import type { EpisodeMetrics } from "../metrics/episode-metrics.js";
 import type { Transcript } from "../replay/transcript.js";
 import type { TournamentEvent } from "../world/events.js";
-import type { WorldConfig } from "../world/tournament-environment.js";
+import type { WorldConfig } from "../world/tournament-world.js";
 import type { WorldState } from "../world/world-state.js";
 import type { EpisodeRoster } from "./tournament-roster.js";
 

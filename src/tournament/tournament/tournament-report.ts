@@ -2,7 +2,7 @@ import { CAPTURE_OBJECTIVES, type CaptureObjective } from "../detectors/capture-
 import type { Kernel } from "../kernel/kernel.js";
 import { compareEpisodeMetrics } from "../metrics/compare-episode-metrics.js";
 import type { EpisodeMetrics } from "../metrics/episode-metrics.js";
-import type { WorldConfig } from "../world/tournament-environment.js";
+import type { WorldConfig } from "../world/tournament-world.js";
 import type { TournamentEpisodeResult } from "./tournament-episode-result.js";
 import type { EpisodeRoster } from "./tournament-roster.js";
 

@@ -1,5 +1,5 @@
 import { CAPTURE_OBJECTIVES, type CaptureObjective } from "../detectors/capture-objectives.js";
-import type { WorldConfig } from "../world/tournament-environment.js";
+import type { WorldConfig } from "../world/tournament-world.js";
 
 /**
  * Red-team policies a roster may name: `scripted` plays an objective's fixed

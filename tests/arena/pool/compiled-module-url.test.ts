@@ -9,8 +9,8 @@ const url = (path: string) => pathToFileURL(resolve(root, path)).href;
 
 describe("compiledModuleUrl", () => {
   it("gives a TypeScript source's twin in the build, and a built module itself", () => {
-    expect(compiledModuleUrl(url("src/examples/debate/debate-episodes.ts"))).toBe(url("dist/src/examples/debate/debate-episodes.js"));
-    expect(compiledModuleUrl(url("dist/src/examples/debate/debate-episodes.js"))).toBe(url("dist/src/examples/debate/debate-episodes.js"));
+    expect(compiledModuleUrl(url("src/tasks/debate/debate-episodes.ts"))).toBe(url("dist/src/tasks/debate/debate-episodes.js"));
+    expect(compiledModuleUrl(url("dist/src/tasks/debate/debate-episodes.js"))).toBe(url("dist/src/tasks/debate/debate-episodes.js"));
   });
 
   it("says to build when the twin is missing", () => {

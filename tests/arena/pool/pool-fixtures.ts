@@ -14,7 +14,7 @@ import type {
 } from "../../../src/core/inference-client.js";
 import type { JsonValue } from "../../../src/core/json.js";
 import type { EpisodeRequest } from "../../../src/core/schemas/episode-request.js";
-import { scriptedProposerSolverRules } from "../../../src/examples/proposer-solver/scripted-proposer-solver.js";
+import { scriptedProposerSolverRules } from "../../../src/tasks/proposer-solver/scripted-proposer-solver.js";
 import { ScriptedInferenceClient, type ScriptedRule } from "../../../src/inference/scripted-inference-client.js";
 
 /** The test episode module (plain ESM over the build: workers load JavaScript only). */

@@ -3,7 +3,7 @@ import { Arena } from "../../../src/arena/arena.js";
 import { ArtifactStore } from "../../../src/arena/artifact-store.js";
 import type { RolloutPoolOptions } from "../../../src/arena/pool/rollout-pool-options.js";
 import type { GenerationOutput, InferenceClient } from "../../../src/core/inference-client.js";
-import { ARITHMETIC_TOPICS } from "../../../src/examples/proposer-solver/proposer-episode.js";
+import { ARITHMETIC_TOPICS } from "../../../src/tasks/proposer-solver/proposer-episode.js";
 import { ScriptedInferenceClient } from "../../../src/inference/scripted-inference-client.js";
 import { ARITHMETIC_RULES, GatedClient, episodeModule, question, registerEpisodes } from "./pool-fixtures.js";
 

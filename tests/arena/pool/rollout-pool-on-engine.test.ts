@@ -8,7 +8,7 @@ import type { RolloutPoolOptions } from "../../../src/arena/pool/rollout-pool-op
 import { WorkerEngineClient } from "../../../src/arena/pool/worker-engine-client.js";
 import type { InferenceClient, WeightUpdate } from "../../../src/core/inference-client.js";
 import type { GenerateResult } from "../../../src/core/schemas/generate-result.js";
-import { ARITHMETIC_TOPICS } from "../../../src/examples/proposer-solver/proposer-episode.js";
+import { ARITHMETIC_TOPICS } from "../../../src/tasks/proposer-solver/proposer-episode.js";
 import { LlamaInferenceClient } from "../../../src/inference/llama/llama-inference-client.js";
 import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
 import { episodeModule, registerEpisodes } from "./pool-fixtures.js";

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findLlamaCppTool } from "../../../benchmarks/llama-cpp/find-llama-cpp-tool.js";
-import { bundledLlamaCppRelease } from "../../../benchmarks/llama-cpp/llama-cpp-release.js";
+import { findLlamaCppTool } from "../../../src/benchmarks/llama-cpp/find-llama-cpp-tool.js";
+import { bundledLlamaCppRelease } from "../../../src/benchmarks/llama-cpp/llama-cpp-release.js";
 import { LlamaCppToolError } from "../../../src/core/errors.js";
 
 let folder: string;

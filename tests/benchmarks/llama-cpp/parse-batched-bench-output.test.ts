@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseBatchedBenchOutput } from "../../../benchmarks/llama-cpp/parse-batched-bench-output.js";
+import { parseBatchedBenchOutput } from "../../../src/benchmarks/llama-cpp/parse-batched-bench-output.js";
 
 /** `llama-batched-bench … -npp 32 -ntg 128 -npl 16,16 --output-format jsonl` (bundled release, medium random model, 1 thread), stdout and stderr. */
 const OUTPUT = [

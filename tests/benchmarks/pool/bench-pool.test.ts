@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { poolCells } from "../../../benchmarks/pool/bench-pool.js";
-import { median } from "../../../benchmarks/pool/measure-pool-cell.js";
+import { poolCells } from "../../../src/benchmarks/pool/bench-pool.js";
+import { median } from "../../../src/benchmarks/pool/measure-pool-cell.js";
 
 describe("poolCells and median", () => {
   it("plans in-process, 1 and one-per-core shared workers, and 2 per-worker engines, without repeats", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TimedScoringEpisode } from "../../../benchmarks/step/timed-scoring-episode.js";
+import { TimedScoringEpisode } from "../../../src/benchmarks/step/timed-scoring-episode.js";
 import { Arena } from "../../../src/arena/arena.js";
 import { ScriptedInferenceClient } from "../../../src/inference/scripted-inference-client.js";
 import { ask, QuestionEpisode } from "../../helpers/echo-episode.js";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { trainingRow, trainingSequence } from "../../../benchmarks/trainer/measure-ggml-training.js";
-import { trainingText } from "../../../benchmarks/trainer/training-text.js";
+import { trainingRow, trainingSequence } from "../../../src/benchmarks/trainer/measure-ggml-training.js";
+import { trainingText } from "../../../src/benchmarks/trainer/training-text.js";
 import { bytesToTokenIds } from "../../../src/inference/byte-tokens.js";
 import { BYTE_VOCABULARY_SIZE } from "../../../src/inference/model-files/byte-vocabulary.js";
-import { packGgmlChunks } from "../../../trainers/ggml/pack-ggml-chunks.js";
+import { packGgmlChunks } from "../../../src/training/ggml/pack-ggml-chunks.js";
 
 describe("the bench's training windows", () => {
   const sequenceLength = 16;

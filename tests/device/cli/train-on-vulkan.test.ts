@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { vulkan } from "../vulkan-device.js";
 import { killCliRunWhen } from "../../helpers/kill-cli-run.js";
 import { runCli } from "../../helpers/run-cli.js";
-import { maxWeightDifference, metricsDifferences, metricsWithoutTimings } from "../../trainers/rl/run-comparison.js";
+import { maxWeightDifference, metricsDifferences, metricsWithoutTimings } from "../../training/reports/run-comparison.js";
 
 // `selfplay train --device vulkan` on the bundled base: the learner engine and the ggml trainer both on Vulkan0
 // (llvmpipe here), the weights change, and a run killed mid-way resumes to the same metrics and weights.

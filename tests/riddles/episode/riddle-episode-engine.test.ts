@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Arena } from "../../../src/arena/arena.js";
 import { LlamaInferenceClient } from "../../../src/inference/llama/llama-inference-client.js";
 import { bundledArithmeticBase } from "../../../src/inference/model-files/bundled-models.js";
-import { createRiddleEpisodes } from "../../../src/riddles/episode/riddle-episodes.js";
+import { createRiddleEpisodes } from "../../../src/tasks/riddles/riddle-episodes.js";
 import { RiddleEpisodeOutcomeSchema } from "../../../src/riddles/riddle-outcome.js";
 
 describe("the riddle episode on the engine (arithmetic domain, bundled base)", () => {

@@ -4,7 +4,7 @@ import type { JsonValue } from "../../../src/core/json.js";
 import type { GenerationRequest } from "../../../src/core/inference-client.js";
 import { ScriptedInferenceClient } from "../../../src/inference/scripted-inference-client.js";
 import { REJECTED_RIDDLER_ROLE_ID } from "../../../src/riddles/episode/riddle-roles.js";
-import { createRiddleEpisodes } from "../../../src/riddles/episode/riddle-episodes.js";
+import { createRiddleEpisodes } from "../../../src/tasks/riddles/riddle-episodes.js";
 import type { RiddleConfigInput } from "../../../src/riddles/riddle-config.js";
 import { RiddleEpisodeOutcomeSchema } from "../../../src/riddles/riddle-outcome.js";
 

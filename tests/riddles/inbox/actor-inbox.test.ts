@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import type { GenerationRequest } from "../../../src/core/inference-client.js";
 import { ScriptedInferenceClient } from "../../../src/inference/scripted-inference-client.js";
 import { runRiddleCurriculum, type RiddleCurriculumProgress } from "../../../src/riddles/curriculum/run-riddle-curriculum.js";
-import { parseArithmeticExpression } from "../../../src/riddles/domains/arithmetic-expression.js";
-import { createRiddleEpisodes } from "../../../src/riddles/episode/riddle-episodes.js";
+import { parseArithmeticExpression } from "../../../src/tasks/arithmetic/arithmetic-expression.js";
+import { createRiddleEpisodes } from "../../../src/tasks/riddles/riddle-episodes.js";
 import { parseRiddleConfig } from "../../../src/riddles/riddle-config.js";
 
 const last = (request: GenerationRequest) => request.messages.at(-1)?.content ?? "";

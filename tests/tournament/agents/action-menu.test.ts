@@ -3,16 +3,16 @@ import { actionMenu } from "../../../src/tournament/agents/action-menu.js";
 import type { Kernel } from "../../../src/tournament/kernel/kernel.js";
 import { loadKernel } from "../../../src/tournament/kernel/load-kernel.js";
 import { checkLegality } from "../../../src/tournament/legality/check-legality.js";
-import { TournamentEnvironment } from "../../../src/tournament/world/tournament-environment.js";
+import { TournamentWorld } from "../../../src/tournament/world/tournament-world.js";
 
 let kernel: Kernel;
 beforeAll(async () => {
-  kernel = await loadKernel("kernels/constitution-0.1.0.yaml");
+  kernel = await loadKernel("constitutions/constitution-0.1.0.yaml");
 });
 
 describe("actionMenu", () => {
   it("offers pass, an emergency, exit, spends to the team and one outsider, amendments within bounds — all legal", () => {
-    const environment = new TournamentEnvironment(kernel, { seed: 0 });
+    const environment = new TournamentWorld(kernel, { seed: 0 });
     const actor = environment.actorOnTurn as string;
     const team = [actor, actor === "c0" ? "c1" : "c0"];
     const menu = actionMenu(environment.state, actor, kernel, { team });
@@ -32,7 +32,7 @@ describe("actionMenu", () => {
   });
 
   it("offers End rather than Declare to the declarer, a yes and a no on each open proposal, and nothing off turn", () => {
-    const environment = new TournamentEnvironment(kernel, { seed: 0 });
+    const environment = new TournamentWorld(kernel, { seed: 0 });
     const first = environment.actorOnTurn as string;
     environment.step({ type: "DeclareEmergency", actor: first, reason: "" });
     const second = environment.actorOnTurn as string;

@@ -8,7 +8,7 @@ import { worstOffShare } from "../../../src/tournament/episode/citizen-outcome.j
 import { TournamentEpisode, type TournamentEpisodeOptions } from "../../../src/tournament/episode/tournament-episode.js";
 import { parseKernel } from "../../../src/tournament/kernel/load-kernel.js";
 
-const kernel = parseKernel(readFileSync("kernels/constitution-0.1.0.yaml", "utf8"), "kernels/constitution-0.1.0.yaml");
+const kernel = parseKernel(readFileSync("constitutions/constitution-0.1.0.yaml", "utf8"), "constitutions/constitution-0.1.0.yaml");
 
 /** The citizen a prompt is for: its first word. */
 const citizenOf = (request: GenerationRequest): string => (request.messages.at(-1)?.content ?? "").split(" ")[0] as string;

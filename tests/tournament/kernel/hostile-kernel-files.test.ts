@@ -7,7 +7,7 @@ import { KernelFileError } from "../../../src/tournament/errors/index.js";
 import { KERNEL_FILE_MAX_BYTES, parseKernel } from "../../../src/tournament/kernel/load-kernel.js";
 import { runCli } from "../../helpers/run-cli.js";
 
-const shipped = readFileSync("kernels/constitution-0.1.0.yaml", "utf8");
+const shipped = readFileSync("constitutions/constitution-0.1.0.yaml", "utf8");
 const bomb = ["a: &a [x, x, x, x, x, x, x, x, x]", ...["b", "c", "d", "e"].map((name, index) => `${name}: &${name} [${Array(9).fill(`*${"abcd"[index]}`).join(", ")}]`)].join("\n");
 
 /** Each of these ended the CLI with a ReferenceError stack trace and exit 1, or held it at 100% CPU for minutes. */

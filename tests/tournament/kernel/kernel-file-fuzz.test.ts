@@ -8,7 +8,7 @@ import { parseKernel } from "../../../src/tournament/kernel/load-kernel.js";
 /** Fixed by default so CI is deterministic; set SELFPLAY_FUZZ_SEED to explore, and the seed printed reproduces a failure. */
 const SEED = Number(process.env.SELFPLAY_FUZZ_SEED ?? 22);
 const RUNS = 400;
-const SHIPPED = ["kernels/constitution-0.1.0.yaml", "kernels/constitution-0.2.0.yaml"].map((path) => readFileSync(path, "utf8"));
+const SHIPPED = ["constitutions/constitution-0.1.0.yaml", "constitutions/constitution-0.2.0.yaml"].map((path) => readFileSync(path, "utf8"));
 
 /** One edit of a kernel's text: delete a slice, insert YAML-significant text, repeat a line (blown up), or swap two lines. */
 const editArbitrary = fc.oneof(

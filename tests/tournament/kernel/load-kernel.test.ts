@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { KernelFileError } from "../../../src/tournament/errors/index.js";
 import { loadKernel, parseKernel } from "../../../src/tournament/kernel/load-kernel.js";
 
-const text010 = readFileSync("kernels/constitution-0.1.0.yaml", "utf8");
+const text010 = readFileSync("constitutions/constitution-0.1.0.yaml", "utf8");
 
 /** The error parseKernel throws for `text`, or a failure if it throws none. */
 function kernelError(text: string): KernelFileError {
@@ -20,8 +20,8 @@ function kernelError(text: string): KernelFileError {
 
 describe("parseKernel / loadKernel", () => {
   it("loads both shipped kernels, 0.2.0 differing only in the emergency cooldown and the holding cap", async () => {
-    const kernel010 = await loadKernel("kernels/constitution-0.1.0.yaml");
-    const kernel020 = await loadKernel("kernels/constitution-0.2.0.yaml");
+    const kernel010 = await loadKernel("constitutions/constitution-0.1.0.yaml");
+    const kernel020 = await loadKernel("constitutions/constitution-0.2.0.yaml");
     expect(kernel010.version).toBe("0.1.0");
     expect(kernel020.version).toBe("0.2.0");
     expect(kernel010.param("emergencyCooldownRounds")).toBe(0);

@@ -3,16 +3,16 @@ import { describe, expect, it } from "vitest";
 import { parseKernel } from "../../../src/tournament/kernel/load-kernel.js";
 import { checkLegality } from "../../../src/tournament/legality/check-legality.js";
 import type { Action } from "../../../src/tournament/world/actions.js";
-import { TournamentEnvironment } from "../../../src/tournament/world/tournament-environment.js";
+import { TournamentWorld } from "../../../src/tournament/world/tournament-world.js";
 import type { WorldState } from "../../../src/tournament/world/world-state.js";
 
-const text010 = readFileSync("kernels/constitution-0.1.0.yaml", "utf8");
+const text010 = readFileSync("constitutions/constitution-0.1.0.yaml", "utf8");
 const kernel010 = parseKernel(text010, "0.1.0");
-const kernel020 = parseKernel(readFileSync("kernels/constitution-0.2.0.yaml", "utf8"), "0.2.0");
+const kernel020 = parseKernel(readFileSync("constitutions/constitution-0.2.0.yaml", "utf8"), "0.2.0");
 
 /** A 4-citizen world under `kernel` after the on-turn citizens play `moves` (each builds its action from the actor). */
-function worldAfter(moves: Array<(actor: string) => Action>, kernel = kernel010): TournamentEnvironment {
-  const environment = new TournamentEnvironment(kernel, { numCitizens: 4, initialTreasury: 1000, seed: 1 });
+function worldAfter(moves: Array<(actor: string) => Action>, kernel = kernel010): TournamentWorld {
+  const environment = new TournamentWorld(kernel, { numCitizens: 4, initialTreasury: 1000, seed: 1 });
   for (const move of moves) {
     const result = environment.step(move(environment.actorOnTurn as string));
     if (!result.legal) throw new Error(`setup move refused: ${result.reason}`);
@@ -20,8 +20,8 @@ function worldAfter(moves: Array<(actor: string) => Action>, kernel = kernel010)
   return environment;
 }
 
-const onTurn = (environment: TournamentEnvironment) => environment.actorOnTurn as string;
-const notOnTurn = (environment: TournamentEnvironment) => environment.citizens().find((citizen) => citizen !== environment.actorOnTurn) as string;
+const onTurn = (environment: TournamentWorld) => environment.actorOnTurn as string;
+const notOnTurn = (environment: TournamentWorld) => environment.citizens().find((citizen) => citizen !== environment.actorOnTurn) as string;
 const pass = (actor: string): Action => ({ type: "Pass", actor });
 const declare = (actor: string): Action => ({ type: "DeclareEmergency", actor, reason: "" });
 const spend = (amount: number, recipient = "c0") => (actor: string): Action => ({ type: "ProposeSpend", actor, amount, recipient, memo: "" });
@@ -35,7 +35,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 /** Each rule the gate decides: a world, the refused action, the rule and its article in 0.1.0. */
-const CASES: Array<{ rule: string; article: string; world: () => TournamentEnvironment; action: (environment: TournamentEnvironment) => Action; reason: RegExp }> = [
+const CASES: Array<{ rule: string; article: string; world: () => TournamentWorld; action: (environment: TournamentWorld) => Action; reason: RegExp }> = [
   { rule: "citizen.active", article: "Art. 1", world: () => worldAfter([]), action: () => pass("c9"), reason: /c9 is not a citizen/ },
   { rule: "turn.order", article: "Art. 1", world: () => worldAfter([]), action: (environment) => pass(notOnTurn(environment)), reason: /turn, not/ },
   { rule: "spend.amount", article: "Art. 2", world: () => worldAfter([]), action: (environment) => spend(101)(onTurn(environment)), reason: /101 is more than 10% of the treasury \(1000\)/ },

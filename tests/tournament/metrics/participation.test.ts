@@ -2,12 +2,12 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseKernel } from "../../../src/tournament/kernel/load-kernel.js";
 import { episodeMetrics } from "../../../src/tournament/metrics/episode-metrics.js";
-import { TournamentEnvironment } from "../../../src/tournament/world/tournament-environment.js";
+import { TournamentWorld } from "../../../src/tournament/world/tournament-world.js";
 
-const loadShipped = (version: string) => parseKernel(readFileSync(`kernels/constitution-${version}.yaml`, "utf8"), version);
+const loadShipped = (version: string) => parseKernel(readFileSync(`constitutions/constitution-${version}.yaml`, "utf8"), version);
 
 /** Plays one action for whoever is on turn: `choose(actor, round)` returns the action, or Pass. */
-function playRound(environment: TournamentEnvironment, choose: (actor: string) => unknown): void {
+function playRound(environment: TournamentWorld, choose: (actor: string) => unknown): void {
   const round = environment.turn;
   while (environment.turn === round && environment.actorOnTurn !== null) {
     const actor = environment.actorOnTurn;
@@ -24,7 +24,7 @@ describe("participation (Art. 5: a ballot stays counted after its citizen exits)
 
   it.each(["0.1.0", "0.3.0"])("under %s: stays within 0–1000 when voters exit before the tally, and counts their ballots over the citizens who could cast them", (version) => {
     const kernel = loadShipped(version);
-    const environment = new TournamentEnvironment(kernel, { seed: 3 });
+    const environment = new TournamentWorld(kernel, { seed: 3 });
     const proposer = environment.actorOnTurn as string;
     const stayer = environment.citizens().find((citizen) => citizen !== proposer) as string;
     // Round 0: the first citizen on turn proposes, every other citizen votes yes.

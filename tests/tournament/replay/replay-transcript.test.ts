@@ -7,14 +7,14 @@ import { parseKernel } from "../../../src/tournament/kernel/load-kernel.js";
 import { replayTranscript } from "../../../src/tournament/replay/replay-transcript.js";
 import { parseTranscript, type Transcript } from "../../../src/tournament/replay/transcript.js";
 import type { Action } from "../../../src/tournament/world/actions.js";
-import { TournamentEnvironment } from "../../../src/tournament/world/tournament-environment.js";
+import { TournamentWorld } from "../../../src/tournament/world/tournament-world.js";
 
-const kernelText = (version: string) => readFileSync(resolve(import.meta.dirname, `../../../kernels/constitution-${version}.yaml`), "utf8");
+const kernelText = (version: string) => readFileSync(resolve(import.meta.dirname, `../../../constitutions/constitution-${version}.yaml`), "utf8");
 const kernel010 = parseKernel(kernelText("0.1.0"), "0.1.0");
 const kernel020 = parseKernel(kernelText("0.2.0"), "0.2.0");
 
 /** Any action by any citizen, legal or not: a random transcript, not a policy. */
-function randomAction(stream: RandomStream, environment: TournamentEnvironment): Action {
+function randomAction(stream: RandomStream, environment: TournamentWorld): Action {
   // Mostly the citizen on turn, sometimes another (a turn-order rejection).
   const actor = stream.integer(6) === 0 ? `c${stream.integer(environment.config.numCitizens)}` : (environment.actorOnTurn ?? "c0");
   const proposalId = `p${stream.integer(Math.max(1, environment.state.proposals.length + 1))}`;
@@ -39,7 +39,7 @@ function randomAction(stream: RandomStream, environment: TournamentEnvironment):
 
 function randomTranscript(seed: number, length: number): Transcript {
   const stream = deriveStream(seed, "replay-test");
-  const environment = new TournamentEnvironment(kernel010, { seed, numCitizens: 3 + stream.integer(6) });
+  const environment = new TournamentWorld(kernel010, { seed, numCitizens: 3 + stream.integer(6) });
   for (let index = 0; index < length && environment.actorOnTurn !== null; index++) environment.step(randomAction(stream, environment));
   return { kernelVersion: "0.1.0", world: environment.config, actions: [...environment.actions] };
 }
@@ -63,7 +63,7 @@ describe("replayTranscript", () => {
       const transcript = randomTranscript(seed, 150);
       const full = replayTranscript(transcript, kernel010);
       rejectedSeen += full.rejected;
-      const environment = new TournamentEnvironment(kernel010, transcript.world);
+      const environment = new TournamentWorld(kernel010, transcript.world);
       const legal = transcript.actions.filter((action) => environment.step(action).legal);
       const withoutRejected = replayTranscript({ ...transcript, actions: legal }, kernel010);
       expect(withoutRejected.rejected).toBe(0);

@@ -9,18 +9,18 @@ import { playRounds } from "../../../src/tournament/play/play-rounds.js";
 import { replayTranscript } from "../../../src/tournament/replay/replay-transcript.js";
 import { planSearchRedTeam } from "../../../src/tournament/search/plan-search-red-team.js";
 import { searchRedTeam, type SearchRedTeamOptions } from "../../../src/tournament/search/search-red-team.js";
-import { TournamentEnvironment } from "../../../src/tournament/world/tournament-environment.js";
+import { TournamentWorld } from "../../../src/tournament/world/tournament-world.js";
 
 const RED_TEAM = ["c0", "c1"];
-// The first finding takes 6,800–7,400 nodes on these seeds (see benchmarks/tournament-search.ts).
+// The first finding takes 6,800–7,400 nodes on these seeds (see src/benchmarks/tournament/tournament-search.ts).
 const NODE_BUDGET = 9_000;
 const SEEDS = [0, 1, 2];
 let v1: Kernel;
 let v2: Kernel;
 
 beforeAll(async () => {
-  v1 = await loadKernel("kernels/constitution-0.1.0.yaml");
-  v2 = await loadKernel("kernels/constitution-0.2.0.yaml");
+  v1 = await loadKernel("constitutions/constitution-0.1.0.yaml");
+  v2 = await loadKernel("constitutions/constitution-0.2.0.yaml");
 });
 
 const options = (kernel: Kernel, seed: number, objective: SearchRedTeamOptions["objective"] = "exit-blocking"): SearchRedTeamOptions => ({ kernel, objective, redTeam: RED_TEAM, seed, nodeBudget: NODE_BUDGET });
@@ -96,7 +96,7 @@ describe("planSearchRedTeam", () => {
   it("plays back in a tournament episode (playRounds beside honest agents) as exactly the searched transcript", async () => {
     const plan = planSearchRedTeam(options(v1, 2));
     expect(plan.finding).not.toBeNull();
-    const environment = new TournamentEnvironment(v1, plan.transcript.world);
+    const environment = new TournamentWorld(v1, plan.transcript.world);
     const agents: Record<string, TournamentAgent> = { ...plan.agents() };
     for (const citizen of environment.citizens()) agents[citizen] ??= new HonestAgent(agentStream(2, 0, citizen));
     expect(agents.c0?.kind).toBe("search:exit-blocking");

@@ -12,8 +12,8 @@ import type { TournamentAgentFactory } from "../../../src/tournament/tournament/
 import { defaultRoster } from "../../../src/tournament/tournament/tournament-roster.js";
 import { ChainingRedAgent } from "./chaining-red-agent.js";
 
-const kernel010 = parseKernel(readFileSync("kernels/constitution-0.1.0.yaml", "utf8"), "constitution-0.1.0.yaml");
-const kernel020 = parseKernel(readFileSync("kernels/constitution-0.2.0.yaml", "utf8"), "constitution-0.2.0.yaml");
+const kernel010 = parseKernel(readFileSync("constitutions/constitution-0.1.0.yaml", "utf8"), "constitution-0.1.0.yaml");
+const kernel020 = parseKernel(readFileSync("constitutions/constitution-0.2.0.yaml", "utf8"), "constitution-0.2.0.yaml");
 
 /** Honest seats play HonestAgent; red seats the chaining test double. */
 const chainingFactory: TournamentAgentFactory = (seat) => (seat.roster.redTeam.includes(seat.citizen) ? new ChainingRedAgent(seat.roster.redTeam) : new HonestAgent(seat.stream));

@@ -6,9 +6,9 @@ import { parseKernel } from "../../../src/tournament/kernel/load-kernel.js";
 import { checkLegality } from "../../../src/tournament/legality/check-legality.js";
 import { eventLogHash } from "../../../src/tournament/replay/canonical-json.js";
 import { parseAction } from "../../../src/tournament/world/actions.js";
-import { TournamentEnvironment } from "../../../src/tournament/world/tournament-environment.js";
+import { TournamentWorld } from "../../../src/tournament/world/tournament-world.js";
 
-const kernel = parseKernel(readFileSync("kernels/constitution-0.1.0.yaml", "utf8"), "0.1.0");
+const kernel = parseKernel(readFileSync("constitutions/constitution-0.1.0.yaml", "utf8"), "0.1.0");
 
 // Each of these passed the gate (or threw a TypeError after a partial append) when step and checkLegality trusted their argument.
 const cycle: Record<string, unknown> = { type: "Pass" };
@@ -29,7 +29,7 @@ const malformed: [string, (actor: string) => unknown, RegExp][] = [
 describe("the gate reads every action with the closed vocabulary's schema first", () => {
   for (const [name, make, reason] of malformed) {
     it(`refuses ${name}: checkLegality returns the reason, step logs one rejected event and changes nothing else`, () => {
-      const environment = new TournamentEnvironment(kernel, { seed: 1 });
+      const environment = new TournamentWorld(kernel, { seed: 1 });
       const actor = environment.actorOnTurn as string;
       const action = make(actor);
       expect(checkLegality(environment.state, action, kernel)).toMatchObject({ legal: false, article: null, rule: null, reason: expect.stringMatching(reason) });
@@ -46,7 +46,7 @@ describe("the gate reads every action with the closed vocabulary's schema first"
   }
 
   it("keeps frozen copies: changing the caller's action after step rewrites nothing", () => {
-    const environment = new TournamentEnvironment(kernel, { seed: 1 });
+    const environment = new TournamentWorld(kernel, { seed: 1 });
     const actor = environment.actorOnTurn as string;
     const outOfTurn = environment.citizens().find((citizen) => citizen !== actor) as string;
     const refused: { type: "Pass"; actor: string } = { type: "Pass", actor: outOfTurn };

@@ -6,7 +6,7 @@ import { parseKernel } from "../../../src/tournament/kernel/load-kernel.js";
 import { PATCHABLE_PARAMS } from "../../../src/tournament/kernel/kernel-schema.js";
 import { eventLogHash } from "../../../src/tournament/replay/canonical-json.js";
 import type { TournamentEvent } from "../../../src/tournament/world/events.js";
-import { TournamentEnvironment } from "../../../src/tournament/world/tournament-environment.js";
+import { TournamentWorld } from "../../../src/tournament/world/tournament-world.js";
 import { activeCitizens } from "../../../src/tournament/world/world-state.js";
 
 /** Fixed by default so CI is deterministic; set SELFPLAY_FUZZ_SEED to explore, and the seed printed reproduces a failure. */
@@ -15,7 +15,7 @@ const RUNS = 300;
 
 const kernel = parseKernel(
   // Short windows, a low quorum and a large spend cap make tallies, payouts and queued exits frequent.
-  readFileSync("kernels/constitution-0.1.0.yaml", "utf8")
+  readFileSync("constitutions/constitution-0.1.0.yaml", "utf8")
     .replace("votingWindowRounds: 2", "votingWindowRounds: 1")
     .replace("emergencyMaxRounds: 3", "emergencyMaxRounds: 1")
     .replace("quorumPercent: 50", "quorumPercent: 20")
@@ -46,7 +46,7 @@ const submissionArbitrary = fc.record({
 });
 type Submission = typeof submissionArbitrary extends fc.Arbitrary<infer T> ? T : never;
 
-function inputFor(submission: Submission, environment: TournamentEnvironment): unknown {
+function inputFor(submission: Submission, environment: TournamentWorld): unknown {
   const actor = submission.onTurn && environment.actorOnTurn !== null ? environment.actorOnTurn : submission.citizen;
   switch (submission.kind) {
     case "ProposeSpend":
@@ -84,7 +84,7 @@ describe(`the gate under random legal and malformed submissions (fast-check seed
     console.log(`gate fuzz: seed ${SEED}, ${RUNS} runs (SELFPLAY_FUZZ_SEED=${SEED} reproduces)`);
     const details = fc.check(
       fc.property(fc.array(submissionArbitrary, { minLength: 1, maxLength: 80 }), fc.nat(1000), (submissions, worldSeed) => {
-        const environment = new TournamentEnvironment(kernel, { seed: worldSeed });
+        const environment = new TournamentWorld(kernel, { seed: worldSeed });
         const total = environment.state.treasury;
         const inputs: unknown[] = [];
         for (const submission of submissions) {
@@ -107,7 +107,7 @@ describe(`the gate under random legal and malformed submissions (fast-check seed
           checkExitShares(result.events, treasuryBefore, activeBefore);
         }
         // The same submissions through a fresh world give the same log, byte for byte (and it hashes: nothing malformed is in it).
-        const again = new TournamentEnvironment(kernel, { seed: worldSeed });
+        const again = new TournamentWorld(kernel, { seed: worldSeed });
         for (const input of inputs) again.step(input);
         invariant(eventLogHash(again.events) === eventLogHash(environment.events), () => "the log did not replay byte-identically");
       }),

@@ -7,18 +7,18 @@ import { llmActionSchema } from "../../../../src/tournament/agents/llm/llm-actio
 import { parseKernel } from "../../../../src/tournament/kernel/load-kernel.js";
 import { parseAction } from "../../../../src/tournament/world/actions.js";
 import { effectiveParams } from "../../../../src/tournament/world/effective-params.js";
-import { TournamentEnvironment } from "../../../../src/tournament/world/tournament-environment.js";
+import { TournamentWorld } from "../../../../src/tournament/world/tournament-world.js";
 
-const kernel = parseKernel(readFileSync("kernels/constitution-0.1.0.yaml", "utf8"), "kernels/constitution-0.1.0.yaml");
+const kernel = parseKernel(readFileSync("constitutions/constitution-0.1.0.yaml", "utf8"), "constitutions/constitution-0.1.0.yaml");
 
-function viewOnTurn(world: TournamentEnvironment): AgentView {
+function viewOnTurn(world: TournamentWorld): AgentView {
   const self = world.actorOnTurn as string;
   return { self, state: world.state, kernel, params: effectiveParams(kernel, world.state), events: world.events };
 }
 
 describe("the LLM citizen's action schema", () => {
   it("admits its own citizen's actions, votes only on open proposals, spends under the cap; parseAction reads every one", () => {
-    const world = new TournamentEnvironment(kernel, { numCitizens: 4, seed: 1 });
+    const world = new TournamentWorld(kernel, { numCitizens: 4, seed: 1 });
     const proposer = world.actorOnTurn as string;
     world.step({ type: "ProposeSpend", actor: proposer, amount: 50, recipient: "c3", memo: "" });
     const view = viewOnTurn(world);
@@ -54,7 +54,7 @@ describe("the LLM citizen's action schema", () => {
   });
 
   it("leaves out Vote when nothing is open, and compiles to a grammar", () => {
-    const world = new TournamentEnvironment(kernel, { numCitizens: 5, seed: 2 });
+    const world = new TournamentWorld(kernel, { numCitizens: 5, seed: 2 });
     const view = viewOnTurn(world);
     const schema = llmActionSchema(view);
     expect(schema.safeParse({ type: "Vote", actor: view.self, proposalId: "p0", support: true }).success).toBe(false);

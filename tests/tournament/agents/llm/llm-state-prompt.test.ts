@@ -3,13 +3,13 @@ import { describe, expect, it } from "vitest";
 import { llmStatePrompt } from "../../../../src/tournament/agents/llm/llm-state-prompt.js";
 import { parseKernel } from "../../../../src/tournament/kernel/load-kernel.js";
 import { effectiveParams } from "../../../../src/tournament/world/effective-params.js";
-import { TournamentEnvironment } from "../../../../src/tournament/world/tournament-environment.js";
+import { TournamentWorld } from "../../../../src/tournament/world/tournament-world.js";
 
-const kernel = parseKernel(readFileSync("kernels/constitution-0.1.0.yaml", "utf8"), "kernels/constitution-0.1.0.yaml");
+const kernel = parseKernel(readFileSync("constitutions/constitution-0.1.0.yaml", "utf8"), "constitutions/constitution-0.1.0.yaml");
 
 describe("the LLM citizen's state prompt", () => {
   it("writes a state prompt of a few short lines", () => {
-    const world = new TournamentEnvironment(kernel, { numCitizens: 5, seed: 2 });
+    const world = new TournamentWorld(kernel, { numCitizens: 5, seed: 2 });
     const proposer = world.actorOnTurn as string;
     world.step({ type: "ProposeSpend", actor: proposer, amount: 50, recipient: "c3", memo: "" });
     const declarer = world.actorOnTurn as string;

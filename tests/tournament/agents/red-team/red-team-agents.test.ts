@@ -11,17 +11,17 @@ import { loadKernel } from "../../../../src/tournament/kernel/load-kernel.js";
 import { playRounds } from "../../../../src/tournament/play/play-rounds.js";
 import type { Action } from "../../../../src/tournament/world/actions.js";
 import { effectiveParams } from "../../../../src/tournament/world/effective-params.js";
-import { TournamentEnvironment } from "../../../../src/tournament/world/tournament-environment.js";
+import { TournamentWorld } from "../../../../src/tournament/world/tournament-world.js";
 
 const RED_TEAM = ["c0", "c2"];
 const SEEDS = [0, 1, 2, 3, 4, 5];
 let kernel: Kernel;
 beforeAll(async () => {
-  kernel = await loadKernel("kernels/constitution-0.1.0.yaml");
+  kernel = await loadKernel("constitutions/constitution-0.1.0.yaml");
 });
 
-async function episode(objective: CaptureObjective, seed: number): Promise<TournamentEnvironment> {
-  const environment = new TournamentEnvironment(kernel, { seed });
+async function episode(objective: CaptureObjective, seed: number): Promise<TournamentWorld> {
+  const environment = new TournamentWorld(kernel, { seed });
   const agents: Record<string, TournamentAgent> = {};
   for (const citizen of environment.citizens()) {
     const stream = agentStream(seed, 0, citizen);
@@ -42,7 +42,7 @@ describe("scripted red-team agents", () => {
   });
 
   it("a red agent asks its policy for a move, and passes without asking it after a refusal this turn", () => {
-    const environment = new TournamentEnvironment(kernel, { seed: 0 });
+    const environment = new TournamentWorld(kernel, { seed: 0 });
     const self = environment.actorOnTurn as string;
     const declare: Action = { type: "DeclareEmergency", actor: self, reason: "" };
     const asked: string[][] = [];

@@ -1,0 +1,86 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { bundledArithmeticBase } from "../../inference/model-files/bundled-models.js";
+import { createRandomModel } from "../../inference/model-files/create-random-model.js";
+import type { DecodeMode } from "./decode-settings.js";
+import { measureArithmeticCell } from "./measure-arithmetic-cell.js";
+import { measureFixedCell } from "./measure-fixed-cell.js";
+import type { RolloutBenchResult, RolloutCell } from "./rollout-bench-result.js";
+
+export interface RolloutBenchOptions {
+  /** Small sizes (tiny model, 1 thread, 16 tokens, one round) for a CI check of the output. */
+  quick: boolean;
+  /** Build llama-batched-bench when it is not built yet (minutes); when false its cells report why it is missing. */
+  buildTools: boolean;
+}
+
+/** The issue's goal for default (fast) mode, at 1 and at 16 sequences. */
+const RATIO_GOAL = 0.9;
+
+const PLANS = {
+  quick: { presets: ["tiny"], threads: [1], generatedTokens: 16, rounds: 1, proposals: 4 },
+  full: { presets: ["tiny", "medium"], threads: [1, 2], generatedTokens: 128, rounds: 3, proposals: 16 },
+} as const;
+const SEQUENCES = [1, 16] as const;
+const MODES: readonly DecodeMode[] = ["exact", "fast"];
+/** 15 characters + the plain format's 17 = 32 prompt tokens. */
+const PROMPT_CHARACTERS = 15;
+/** Cells per sequence: 32 prompt + 128 generated tokens fit, and llama.cpp allocates 256 anyway. */
+const CONTEXT_PER_SEQUENCE = 256;
+
+/**
+ * Every cell of `selfplay bench rollout`: each preset × thread count ×
+ * sequence count × mode with a fixed shape, then the arithmetic self-play
+ * workload in both modes, and the best fast-mode ratios the goal is judged on.
+ */
+export async function benchRollout(options: RolloutBenchOptions): Promise<RolloutBenchResult> {
+  const plan = options.quick ? PLANS.quick : PLANS.full;
+  const folder = await mkdtemp(join(tmpdir(), "selfplay-bench-rollout-"));
+  const cells: RolloutCell[] = [];
+  try {
+    for (const preset of plan.presets) {
+      const { path } = await createRandomModel({ path: join(folder, `${preset}.gguf`), preset, architecture: "llama", seed: 0 });
+      for (const threads of plan.threads) {
+        for (const sequences of SEQUENCES) {
+          for (const mode of MODES) {
+            cells.push(await measureFixedCell({
+              preset, modelPath: path, threads, sequences, mode, promptCharacters: PROMPT_CHARACTERS, generatedTokens: plan.generatedTokens,
+              contextPerSequence: CONTEXT_PER_SEQUENCE, rounds: plan.rounds, buildTools: options.buildTools,
+            }));
+          }
+        }
+      }
+    }
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+  const base = bundledArithmeticBase();
+  for (const mode of MODES) {
+    cells.push(await measureArithmeticCell({
+      modelPath: base, threads: 1, sequences: 16, mode, proposals: plan.proposals, contextPerSequence: CONTEXT_PER_SEQUENCE, rounds: plan.rounds, buildTools: options.buildTools,
+    }));
+  }
+  // Judged on the largest model measured, at the thread count where llama.cpp itself was fastest: a round that
+  // other work on the machine slowed down can then only lower our ratio, never flatter it.
+  const largest = plan.presets.at(-1);
+  const bestAt = (sequences: number) =>
+    cells
+      .filter((cell) => cell.shape === "fixed" && cell.preset === largest && cell.mode === "fast" && cell.sequences === sequences && cell.llamaCpp !== null)
+      .reduce<RolloutCell | null>((best, cell) => (best === null || (cell.llamaCpp ?? 0) > (best.llamaCpp ?? 0) ? cell : best), null);
+  const oneSequence = bestAt(1);
+  const sixteenSequences = bestAt(16);
+  return {
+    benchmark: "rollout",
+    quick: options.quick,
+    loadAverage: Number((loadavg()[0] ?? 0).toFixed(2)),
+    cores: availableParallelism(),
+    cells,
+    best: {
+      ratioGoal: RATIO_GOAL,
+      oneSequence,
+      sixteenSequences,
+      goalMet: [oneSequence, sixteenSequences].every((cell) => cell !== null && (cell.ratio ?? 0) >= RATIO_GOAL),
+    },
+  };
+}

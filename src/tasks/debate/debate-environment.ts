@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { ArtifactStore } from "../../arena/artifact-store.js";
+import type { JsonValue } from "../../core/json.js";
+import { parseInput } from "../../core/parse-input.js";
+import type { GenerateResult } from "../../core/schemas/generate-result.js";
+import { DEBATE_TOPICS } from "./debate-episode.js";
+import { debateEpisodeModule } from "./debate-episodes.js";
+import type { Environment } from "../../environments/environment.js";
+
+/** The options of the `debate` environment. */
+export const DebateEnvironmentOptionsSchema = z.strictObject({
+  /** The motions debated. Default: the eight of `selfplay run debate`. */
+  motions: z.array(z.string().min(1)).min(1).default([...DEBATE_TOPICS]),
+  /** Motions per step. Default 4. */
+  prompts: z.number().int().min(1).default(4),
+  /** Debates per motion: the GRPO group, whose verdicts differ. Default 4. */
+  groupSize: z.number().int().min(2).default(4),
+  /** Rounds of one affirmative and one negative turn each. Default 1. */
+  rounds: z.number().int().min(1).default(1),
+  /** Tokens per debater turn. Default 64. */
+  maxTokens: z.number().int().min(1).default(64),
+  /** Verdicts that may fail to validate before a debate counts as failed (only a judge without JSON-schema support can fail). Default 3. */
+  judgeAttempts: z.number().int().min(1).default(3),
+  /**
+   * The judge's temperature. Default 1: the verdict is drawn from the judge's
+   * own odds of the two ids (seeded per debate), so its expected reward is the
+   * judge's preference and a judge that leans one way still gives a group
+   * differing verdicts. 0: the greedy verdict (a random or biased judge then
+   * names the same side every time, and no advantage is non-zero).
+   */
+  judgeTemperature: z.number().min(0).default(1),
+  /**
+   * Binds `neg` to a frozen policy, so the learner (`aff`) debates a fixed
+   * opponent: `"base"` (the run's base model) or the path of a GGUF model or
+   * LoRA adapter (a checkpoint). Default: none, one policy plays both sides.
+   */
+  opponent: z.string().min(1).optional(),
+});
+export type DebateEnvironmentOptions = z.input<typeof DebateEnvironmentOptionsSchema>;
+
+const DEBATE = "debate";
+
+/**
+ * Two-sided debate on a motion, `aff` for it and `neg` against, one policy in
+ * both roles (or `neg` frozen, with `opponent`). The judge — the policy itself,
+ * or `--judge-model` — names the winner through strict JSON, an enum of the
+ * two role ids, so every verdict is valid and the rewards are ±1, zero-sum.
+ * Each motion is debated `groupSize` times: GRPO compares each side's debates
+ * of one motion, and the verdicts that differ give non-zero advantages.
+ */
+export function createDebateEnvironment(options?: JsonValue): Environment {
+  const parsed = parseInput(DebateEnvironmentOptionsSchema, options ?? {}, { fieldName: (path) => `environment.${path.map(String).join(".")}` });
+  return {
+    name: "debate",
+    episodes: debateEpisodeModule({ rounds: parsed.rounds, maxTokens: parsed.maxTokens, judgeAttempts: parsed.judgeAttempts, judgeTemperature: parsed.judgeTemperature }),
+    stores: { [DEBATE]: ArtifactStore.of(parsed.motions.map((topic) => ({ topic }))) },
+    plan: [{ episodeType: DEBATE, count: parsed.prompts, groupSize: parsed.groupSize }],
+    ...(parsed.opponent !== undefined && { frozenRoles: { neg: parsed.opponent } }),
+    summarise: debateStepSummary,
+  };
+}
+
+/** The share of a step's judged debates each side won. */
+function debateStepSummary(results: readonly GenerateResult[]): Record<string, number> {
+  const verdicts = results.filter((result) => result.outcome.status === "scored").map((result) => result.scoreDetails.verdict);
+  const affirmativeWins = verdicts.filter((verdict) => verdict === "aff").length;
+  return {
+    /** Share of judged debates `aff` won (`neg` won the rest). */
+    affirmativeWinRate: affirmativeWins / Math.max(verdicts.length, 1),
+    judgedDebates: verdicts.length,
+  };
+}

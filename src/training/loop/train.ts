@@ -1,0 +1,271 @@
+import { appendFile, mkdir, truncate } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { Arena, type ArenaSnapshot } from "../../arena/arena.js";
+import { loadEpisodeModule } from "../../arena/pool/episode-module.js";
+import { perWorkerThreads } from "../../arena/pool/per-worker-threads.js";
+import { WorkerEngineClient } from "../../arena/pool/worker-engine-client.js";
+import { RUN_FILES } from "../../arena/run-directory.js";
+import type { Episode } from "../../core/episodes/episode.js";
+import { InvalidInputError } from "../../core/errors.js";
+import type { InferenceClient } from "../../core/inference-client.js";
+import type { JsonObject } from "../../core/json.js";
+import { JsonlAppender } from "../../core/jsonl/jsonl-appender.js";
+import { parseInput } from "../../core/parse-input.js";
+import type { Environment } from "../../environments/environment.js";
+import { EnvironmentModuleError } from "../../environments/errors/index.js";
+import { deviceRecord, type DeviceRecord } from "../../inference/device/device-record.js";
+import type { ResolvedDevice } from "../../inference/device/resolve-device.js";
+import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
+import { findDevice } from "../../inference/native/open-native-device.js";
+import { createTrainer } from "../trainer/create-trainer.js";
+import type { Trainer } from "../trainer/trainer.js";
+import { assertBackendTakesThreads } from "../trainer/update-threads.js";
+import type { TrainerBackend } from "../trainer/trainer-checkpoint.js";
+import { openFrontierPrm } from "../../frontier/open-frontier-prm.js";
+import { assertFrontierFits } from "./assert-frontier-fits.js";
+import { TrainingDivergedError } from "./errors/index.js";
+import { FrontierRequests } from "./frontier-requests.js";
+import { openFrozenPolicies } from "./open-frozen-policies.js";
+import { roleRewards } from "./role-rewards.js";
+import type { StepRequests } from "./step-requests.js";
+import { UniformRequests } from "./uniform-requests.js";
+import type { TrainingCheckpoint, TrainingEvaluation } from "./training-checkpoint.js";
+import { assertSameTrainingRun, saveTrainingCheckpoint } from "./training-checkpoint-files.js";
+import { TrainingConfigurationSchema, type TrainingConfiguration, type TrainingConfigurationInput } from "./training-configuration.js";
+import type { TrainingStepMetrics } from "./training-step-metrics.js";
+
+export interface TrainOptions {
+  /** The task: its episodes, data, step plan, clusters, evaluation (`createArithmeticEnvironment()`, `loadEnvironment(…)`). */
+  environment: Environment;
+  /** Where a user's environment module was loaded from (recorded in checkpoints). */
+  environmentModule?: string;
+  /** The base model (llama or qwen2 GGUF); never modified. */
+  modelPath: string;
+  /** Run folder: metrics.jsonl, rollouts.jsonl, policies/, checkpoints/, final.gguf (or final.lora.gguf). */
+  directory: string;
+  configuration?: TrainingConfigurationInput;
+  /** The backend to create (default `tfjs`), or a Trainer made by hand whose sync folder is `<directory>/policies`. */
+  trainer?: TrainerBackend | Trainer;
+  /** Go on from this checkpoint of the run in `directory` (`findTrainingCheckpoint`); model, environment and configuration must be the run's own. */
+  resume?: TrainingCheckpoint;
+  /** Runs the episodes in a RolloutPool (`workers` threads; 0, the default, in-process). Changes speed, not results. */
+  pool?: { workers: number; engine?: "shared" | "per-worker" };
+  /** Judges (verifiers' `context.judge`) run on this model instead of the policy. */
+  judgeModelPath?: string;
+  /** Told of every step's metrics (progress display). */
+  onStep?: (metrics: TrainingStepMetrics) => void;
+  /** Told each time one of a step's top-level episodes ends: `done` of `total` (a progress bar). */
+  onRolloutProgress?: (progress: { step: number; done: number; total: number }) => void;
+  onEvaluation?: (evaluation: TrainingEvaluation) => void;
+  /** Told, once the learner's engine is open, which device the run's models are on and why (`describeDevice`). */
+  onDevice?: (device: ResolvedDevice) => void;
+}
+
+export interface TrainResult {
+  /** The final policy: a full model GGUF or a LoRA adapter over the base, both loadable by llama.cpp. */
+  finalModel: string;
+  evaluations: TrainingEvaluation[];
+  configuration: TrainingConfiguration;
+  /** The device the learner's engine (and the ggml trainer) ran on. */
+  device: DeviceRecord;
+  /** CPU threads of the update (the ggml trainer); undefined for tfjs. */
+  trainerThreads: number | undefined;
+}
+
+/**
+ * The environment's episodes, checked against its plan and stores before
+ * anything is written: an episode module that does not load, or a plan or
+ * store naming an episode type the module lacks, is an EnvironmentModuleError.
+ */
+async function environmentEpisodes(environment: Environment, source: string): Promise<Episode[]> {
+  let episodes: Episode[];
+  try {
+    episodes = await loadEpisodeModule(environment.episodes);
+  } catch (error) {
+    throw new EnvironmentModuleError(source, `its episodes (${environment.episodes.module}) cannot be used: ${(error as Error).message}`);
+  }
+  const types = new Set(episodes.map((episode) => episode.type));
+  const missing = [...environment.plan.map((entry) => entry.episodeType), ...Object.keys(environment.stores)].find((type) => !types.has(type));
+  if (missing !== undefined) {
+    throw new EnvironmentModuleError(source, `its plan or stores name the episode type "${missing}", which its episodes do not have (they have: ${[...types].join(", ") || "none"})`);
+  }
+  return episodes;
+}
+
+/**
+ * Trains a policy on any environment. One flat loop: rollout → credit →
+ * update → sync → frontier → log → checkpoint, a held-out evaluation every
+ * `evaluateEvery` steps when the environment has one, and the final weights
+ * in `final.gguf` (`final.lora.gguf` for an adapter). Every step ends with a
+ * checkpoint, so a killed run resumes (`resume`) and ends as the
+ * uninterrupted run would.
+ */
+export async function train(options: TrainOptions): Promise<TrainResult> {
+  const { environment, directory, resume } = options;
+  const configuration = parseInput(TrainingConfigurationSchema, options.configuration ?? {}, { fieldName: (path) => `configuration.${path.map(String).join(".")}` });
+  if (resume) assertSameTrainingRun(directory, resume, { modelPath: options.modelPath, environment: environment.name, configuration });
+  assertFrontierFits(environment, configuration);
+  // A backend that cannot take the update's thread count refuses it here, before any file or model.
+  if (typeof options.trainer !== "object") assertBackendTakesThreads(options.trainer ?? "tfjs", configuration.trainer.threads, "configuration.trainer.threads");
+  const { workers, engine = "shared" } = options.pool ?? { workers: 0 };
+  if (environment.frozenRoles && Object.keys(environment.frozenRoles).length > 0 && workers > 0) {
+    // Pool workers send every role's calls to the learner: a frozen opponent would silently be the policy being trained.
+    throw new InvalidInputError("pool.workers", `0 (--workers 0): the ${environment.name} environment binds roles to frozen policies, which run in-process`, workers);
+  }
+  // Before any file or model: a PRM that does not load, or a frontier without clusters, leaves no half-started run behind.
+  const prm = await openFrontierPrm(configuration.frontier);
+  const episodes = await environmentEpisodes(environment, options.environmentModule ?? environment.name);
+  await mkdir(join(directory, "policies"), { recursive: true });
+  const metricsPath = join(directory, RUN_FILES.metrics);
+  const rolloutsPath = join(directory, RUN_FILES.rollouts);
+  if (resume) {
+    // What the killed run logged after its checkpoint (a torn last line too) is logged again below, once.
+    await truncate(metricsPath, resume.metricsBytes);
+    await appendFile(rolloutsPath, "");
+    await truncate(rolloutsPath, resume.rolloutsBytes);
+  }
+  // An environment whose prompts outgrow the model's default context asks for more.
+  const contextSize = environment.contextSize === undefined ? {} : { contextSize: environment.contextSize };
+  const { device: requestedDevice } = configuration;
+  const client: InferenceClient =
+    workers > 0 && engine === "per-worker"
+      ? await WorkerEngineClient.create({ modelPath: options.modelPath, sequences: configuration.sequences, threads: perWorkerThreads(workers), device: requestedDevice, ...contextSize })
+      : await LlamaInferenceClient.create({ modelPath: options.modelPath, sequences: configuration.sequences, device: requestedDevice, ...contextSize });
+  // Per-worker engines open in their threads: the device they resolve to is the one this process's ggml resolves.
+  const device = client instanceof LlamaInferenceClient ? client.device : await findDevice(requestedDevice);
+  options.onDevice?.(device);
+  const judgeClient =
+    options.judgeModelPath === undefined ? undefined : await LlamaInferenceClient.create({ modelPath: options.judgeModelPath, sequences: configuration.sequences, device: requestedDevice, ...contextSize });
+  // Frozen opponents: their own engines, never synced, their Steps never trained on.
+  const frozen = await openFrozenPolicies(environment.frozenRoles ?? {}, options.modelPath, configuration.sequences, environment.contextSize, requestedDevice);
+  const trainer =
+    typeof options.trainer === "object"
+      ? options.trainer
+      : await createTrainer(options.trainer ?? "tfjs", {
+          modelPath: options.modelPath,
+          ...(configuration.weights && { weights: configuration.weights }),
+          lora: configuration.lora,
+          configuration: configuration.trainer,
+          syncDirectory: join(directory, "policies"),
+          seed: configuration.seed,
+          device: requestedDevice,
+        });
+  const plannedPrompts = environment.plan.reduce((sum, entry) => sum + entry.count * (entry.groupSize ?? 1), 0);
+  const arena = new Arena({
+    client,
+    ...(judgeClient && { judgeClient }),
+    roleClients: frozen.roleClients,
+    seed: configuration.seed,
+    concurrency: configuration.concurrency ?? plannedPrompts,
+    samplerDefaults: { temperature: configuration.temperature, ...environment.samplerDefaults },
+    ...(workers > 0 && { pool: { workers, engine, episodes: environment.episodes } }),
+  });
+  for (const episode of episodes) arena.register(episode, environment.stores[episode.type]);
+  const requests: StepRequests = prm
+    ? new FrontierRequests({
+        environment,
+        arena,
+        scorer: prm.scorer,
+        seed: configuration.seed,
+        ...(configuration.frontier.settings && { settings: configuration.frontier.settings }),
+        ...(resume?.frontier && { snapshot: resume.frontier }),
+        disposeScorer: prm.dispose,
+      })
+    : new UniformRequests(arena, environment);
+  const metrics = await JsonlAppender.open(metricsPath);
+  const rollouts = await JsonlAppender.open(rolloutsPath);
+  const evaluations: TrainingEvaluation[] = [...(resume?.evaluations ?? [])];
+  const started = performance.now() - 1000 * (resume?.elapsedSeconds ?? 0);
+  const elapsedSeconds = () => (performance.now() - started) / 1000;
+  const evaluate = async (step: number) => {
+    if (!environment.evaluate) return;
+    const { accuracy, n } = await environment.evaluate(client);
+    const evaluation = { step, heldOutAccuracy: accuracy, n, elapsedSeconds: elapsedSeconds() };
+    evaluations.push(evaluation);
+    await metrics.append(evaluation);
+    options.onEvaluation?.(evaluation);
+  };
+  const checkpoint = (step: number) =>
+    saveTrainingCheckpoint(directory, trainer, {
+      step,
+      environment: { name: environment.name, ...(options.environmentModule !== undefined && { module: options.environmentModule }) },
+      modelPath: resolve(options.modelPath),
+      configuration,
+      arena: arena.snapshot() as JsonObject,
+      frontier: requests.snapshot(),
+      evaluations,
+      elapsedSeconds: elapsedSeconds(),
+    });
+  try {
+    if (resume) {
+      // Resume: the state after step k, as the killed run had it; Steps sampled from here carry policy version k.
+      await trainer.restoreCheckpoint(resolve(directory, resume.trainer));
+      if (resume.step > 0) await trainer.sync(client, resume.step);
+      arena.restore(resume.arena as ArenaSnapshot);
+    } else {
+      await evaluate(0);
+      await checkpoint(0);
+    }
+    let nonFiniteUpdates = 0;
+    for (let step = (resume?.step ?? 0) + 1; step <= configuration.steps; step++) {
+      // Rollout: the environment's plan, its clustered prompts chosen uniformly or by the frontier.
+      const rolloutStarted = performance.now();
+      const choice = await requests.choose();
+      let done = 0;
+      const stopListening = arena.on("rollout-end", () => options.onRolloutProgress?.({ step, done: ++done, total: choice.requests.length }));
+      const results = await arena.generateRollouts(choice.requests).finally(stopListening);
+      const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
+
+      // Credit: the arena's assigner (GRPO within groups, a per-role baseline for singletons by default).
+      const batch = arena.buildTrainingBatch(results, arena.assignCredit(results), step);
+
+      // Update: a step with no trainable record is logged as such (skippedUpdate) and the run goes on.
+      const update = await trainer.update(batch);
+      nonFiniteUpdates = update.skippedOptimizerSteps > 0 && update.optimizerSteps === 0 ? nonFiniteUpdates + 1 : 0;
+
+      // Sync: the next rollouts come from the updated weights.
+      const sync = await trainer.sync(client, step);
+
+      // Frontier: each cluster's outcomes this step, before the next step's prompts are chosen.
+      requests.observe(results);
+
+      // Log.
+      await rollouts.appendMany(results);
+      const { rewards, scored, failed } = roleRewards(results);
+      const line: TrainingStepMetrics = {
+        step,
+        ...update,
+        rewards,
+        rollouts: { scored, failed },
+        rolloutTokensPerSecond: batch.stats.completionTokens / rolloutSeconds,
+        rolloutSeconds,
+        updateSeconds: update.elapsedMs / 1000,
+        syncSeconds: sync.exportSeconds + sync.swapSeconds,
+        elapsedSeconds: elapsedSeconds(),
+        frontier: { reasons: choice.reasons, targets: choice.targets, messages: choice.messages },
+        environment: environment.summarise?.(results) ?? {},
+      };
+      await metrics.append(line);
+      options.onStep?.(line);
+      if (configuration.evaluateEvery > 0 && step % configuration.evaluateEvery === 0 && step < configuration.steps) await evaluate(step);
+
+      // A policy whose every minibatch goes non-finite cannot learn again: stop, logged, before checkpointing it.
+      if (nonFiniteUpdates >= configuration.maxNonFiniteUpdates) throw new TrainingDivergedError(step, nonFiniteUpdates);
+
+      // Checkpoint: everything step + 1 starts from, so a run killed from here on resumes there.
+      await checkpoint(step);
+    }
+    await evaluate(configuration.steps);
+    const finalModel = await trainer.exportFinal(join(directory, trainer.weights === "lora" ? "final.lora.gguf" : "final.gguf"));
+    return { finalModel, evaluations, configuration, device: deviceRecord(device), trainerThreads: trainer.threads };
+  } finally {
+    await metrics.close();
+    await rollouts.close();
+    await requests.dispose();
+    await trainer.dispose();
+    await arena.close();
+    await judgeClient?.dispose();
+    await frozen.dispose();
+    await client.dispose();
+  }
+}

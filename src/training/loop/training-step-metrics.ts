@@ -1,0 +1,21 @@
+import type { UpdateMetrics } from "../update/update-metrics.js";
+
+/** One line of metrics.jsonl per step, the same for every environment. */
+export interface TrainingStepMetrics extends UpdateMetrics {
+  step: number;
+  /** Mean reward of each role over the step's scored rollouts, sub-episodes included. */
+  rewards: Record<string, number>;
+  /** Rollouts scored and failed (sub-episodes included). */
+  rollouts: { scored: number; failed: number };
+  /** Completion tokens sampled per second of rollout. */
+  rolloutTokensPerSecond: number;
+  rolloutSeconds: number;
+  updateSeconds: number;
+  syncSeconds: number;
+  /** Wall-clock seconds since the run started, time before a resume included and time while killed not. */
+  elapsedSeconds: number;
+  /** How the step's clustered prompts were chosen (counts by rule and by cluster, each rule's first message); empty without clusters. */
+  frontier: { reasons: Record<string, number>; targets: Record<string, number>; messages: string[] };
+  /** The environment's own summary of the step (`Environment.summarise`). */
+  environment: Record<string, number>;
+}

@@ -1,0 +1,24 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createProposerSolverEnvironment } from "../../../src/tasks/proposer-solver/proposer-solver-environment.js";
+import { bundledArithmeticBase } from "../../../src/inference/model-files/bundled-models.js";
+import { expectTrainsAndResumes } from "../train-and-resume.js";
+
+describe("the proposer-solver environment (real engine, bundled base)", () => {
+  it("trains with records on every step and resumes a killed run to the uninterrupted one", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "selfplay-proposer-solver-"));
+    // The base rarely writes a problem in this prompt's format, so most groups score alike (−1): the entropy bonus
+    // keeps their records in the update (zero advantage, non-zero entropy gradient) so every step trains.
+    const steps = await expectTrainsAndResumes({
+      environment: () => createProposerSolverEnvironment({ prompts: 4, groupSize: 4 }),
+      modelPath: bundledArithmeticBase(),
+      folder,
+      configuration: { steps: 2, seed: 1, sequences: 16, trainer: { loss: { entropyCoefficient: 0.01 } } },
+      killAt: 2,
+    });
+    expect(steps.every((line) => line.rewards.proposer !== undefined)).toBe(true);
+    expect(steps[0]!.frontier.reasons).toEqual({ uniform: 16 });
+  });
+});
