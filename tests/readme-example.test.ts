@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { Arena, ArtifactStore, ExactMatchVerifier, RoleSchema, SingleTurnEpisode } from "../src/index.js";
 import { ScriptedInferenceClient } from "../src/testing.js";
 
-// The README's "Writing an episode" example, kept runnable.
+// A copy of docs/concepts.md's "Writing an episode" example (imports from ../src instead of "selfplay"), kept runnable.
 const Question = z.object({ question: z.string(), expected: z.string() });
 
 class CapitalEpisode extends SingleTurnEpisode<z.infer<typeof Question>> {
