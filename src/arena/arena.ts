@@ -46,7 +46,7 @@ export interface ArenaOptions {
   /** Aborts in-flight model calls; episodes not started yet are recorded as failed. */
   signal?: AbortSignal;
   /**
-   * Runs episodes in worker threads (see "Parallel rollouts" in the README);
+   * Runs episodes in worker threads (see docs/rollout-pool.md);
    * results are the same as in-process for the same seed. Absent, or
    * `workers: 0`, runs them in this thread. Call `close()` when done.
    */

@@ -1,6 +1,5 @@
 import type { PolicyLossConfiguration } from "../../update/policy-loss-configuration.js";
 import * as tf from "@tensorflow/tfjs";
-import { z } from "zod";
 import { InvalidInputError } from "../../../core/errors.js";
 
 

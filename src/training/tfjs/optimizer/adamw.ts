@@ -1,6 +1,5 @@
 import type { AdamWConfiguration } from "../../update/adamw-configuration.js";
 import * as tf from "@tensorflow/tfjs";
-import { z } from "zod";
 import { InvalidInputError } from "../../../core/errors.js";
 
 
