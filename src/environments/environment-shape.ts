@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ArtifactStore } from "../arena/artifact-store.js";
 import { EpisodeModuleSchema } from "../arena/pool/episode-module.js";
+import { JsonObjectSchema } from "../core/json.js";
 
 const functionSchema = z.custom<(...parameters: never[]) => unknown>((value) => typeof value === "function", "a function");
 
@@ -30,4 +31,6 @@ export const EnvironmentShapeSchema = z.object({
   labelledEpisodeTypes: z.array(z.string().min(1)).min(1, "at least one episode type, or leave it out to label every type").optional(),
   evaluate: functionSchema.optional(),
   summarise: functionSchema.optional(),
+  trainingDefaults: JsonObjectSchema.optional(),
+  scriptedPlayers: z.array(z.object({ when: z.union([z.instanceof(RegExp), functionSchema]), reply: z.unknown() })).optional(),
 });

@@ -2,8 +2,9 @@ import type { BatchPlanEntry } from "../arena/arena.js";
 import type { ArtifactStore } from "../arena/artifact-store.js";
 import type { EpisodeModule } from "../arena/pool/episode-module.js";
 import type { InferenceClient } from "../core/inference-client.js";
-import type { JsonValue } from "../core/json.js";
+import type { JsonObject, JsonValue } from "../core/json.js";
 import type { GenerateResult } from "../core/schemas/generate-result.js";
+import type { ScriptedRule } from "../inference/scripted-inference-client.js";
 
 /**
  * What a task hands the training loop: its episodes, its data, the plan of
@@ -53,6 +54,14 @@ export interface Environment {
   evaluate?(client: InferenceClient): Promise<EnvironmentEvaluation>;
   /** The task's own numbers for a step's results (solve rate, valid proposals …), logged under `environment`. */
   summarise?(results: readonly GenerateResult[]): Record<string, number>;
+  /**
+   * The task's own defaults of any part of the training configuration (the
+   * update it was tuned with, its step count …): the loop fills them in under
+   * what a config file or a flag sets, which always wins.
+   */
+  readonly trainingDefaults?: JsonObject;
+  /** Deterministic players of its episodes for dry runs (`selfplay run ENV --client scripted`, tests): rules of a ScriptedInferenceClient. */
+  readonly scriptedPlayers?: readonly ScriptedRule[];
 }
 
 /** A held-out evaluation: the share of problems solved (greedy) and how many there were. */

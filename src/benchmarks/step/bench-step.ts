@@ -12,6 +12,7 @@ import { createTrainer } from "../../training/trainer/create-trainer.js";
 import type { TrainerBackend } from "../../training/trainer/trainer-checkpoint.js";
 import { openFrozenPolicies } from "../../training/loop/open-frozen-policies.js";
 import { TrainingConfigurationSchema } from "../../training/loop/training-configuration.js";
+import { withTrainingDefaults } from "../../training/loop/with-training-defaults.js";
 import type { StepBenchResult, StepTiming } from "./step-bench-result.js";
 import { TimedScoringEpisode, type ScoringTimer } from "./timed-scoring-episode.js";
 
@@ -33,9 +34,9 @@ export interface StepBenchOptions {
  * `generateRollouts`; a wrapper times them so scoring is reported apart.
  */
 export async function benchStep(options: StepBenchOptions): Promise<StepBenchResult> {
-  const configuration = TrainingConfigurationSchema.parse({});
   const environmentName = options.environment ?? "arithmetic";
-  const environment = await loadEnvironment(environmentName, configuration.environment as JsonValue);
+  const environment = await loadEnvironment(environmentName, TrainingConfigurationSchema.parse({}).environment as JsonValue);
+  const configuration = TrainingConfigurationSchema.parse(withTrainingDefaults(environment, {}));
   const plan = environment.plan.map((entry) => (options.quick ? { ...entry, count: Math.min(entry.count, 4) } : entry));
   const modelPath = options.modelPath ?? bundledArithmeticBase();
   const folder = await mkdtemp(join(tmpdir(), "selfplay-bench-step-"));

@@ -7,13 +7,17 @@ import { RunDirectory } from "../../arena/run-directory.js";
 import { runBatches } from "../../arena/run-batches.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
 import { InvalidInputError } from "../../core/errors.js";
+import type { BatchPlanEntry } from "../../arena/arena.js";
+import type { Environment } from "../../environments/environment.js";
+import type { ScriptedRule } from "../../inference/scripted-inference-client.js";
 import { basename } from "node:path";
 import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
 import { ScriptedInferenceClient } from "../../inference/scripted-inference-client.js";
 import { ensureDefaultModel } from "../../inference/model-files/default-model.js";
 import { EXIT } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
-import { EPISODE_CATALOG } from "../episode-catalog.js";
+import { BUILT_IN_ENVIRONMENTS, loadEnvironment } from "../../tasks/built-in-environments.js";
+import { loadEpisodeModule } from "../../arena/pool/episode-module.js";
 import { integerFlag } from "../flag-schemas.js";
 import { describeDevice } from "../../inference/device/resolve-device.js";
 import { findDevice } from "../../inference/native/open-native-device.js";
@@ -37,13 +41,19 @@ export const RunCommandOptionsSchema = z.object({
 });
 export type RunCommandOptions = z.infer<typeof RunCommandOptionsSchema>;
 
-/** `selfplay run <episode>`: plays an example episode, records the run, prints a one-line summary. */
+/**
+ * `selfplay run <environment>`: plays the first episode type of an
+ * environment's plan (a built-in one, at its default options), records the
+ * run, prints a one-line summary.
+ */
 export async function runCommand(episodeName: string, rawOptions: unknown, { io, now, environment = process.env }: Omit<CommandContext, "setExitCode">): Promise<number> {
-  const entry = EPISODE_CATALOG[episodeName];
-  if (!entry) {
-    throw new InvalidInputError("episode", `one of: ${Object.keys(EPISODE_CATALOG).join(", ")}`, episodeName);
+  if (!(episodeName in BUILT_IN_ENVIRONMENTS)) {
+    throw new InvalidInputError("episode", `one of: ${Object.keys(BUILT_IN_ENVIRONMENTS).join(", ")}`, episodeName);
   }
   const options = parseOptions(RunCommandOptionsSchema, rawOptions);
+  const task = await loadEnvironment(episodeName);
+  // One episode type, one request per prompt: a look at the task's play, not a training step.
+  const plan = { episodeType: (task.plan[0] as BatchPlanEntry).episodeType };
   // The real engine is the default; the scripted client is asked for by name (tests, dry runs).
   const clientKind = options.client ?? "llama";
   if (clientKind === "scripted" && options.model !== undefined) {
@@ -61,7 +71,7 @@ export async function runCommand(episodeName: string, rawOptions: unknown, { io,
   io.stderr(describePoolSetting(pool));
   const client =
     modelPath === undefined
-      ? new ScriptedInferenceClient({ rules: entry.scriptedRules })
+      ? new ScriptedInferenceClient({ rules: scriptedPlayersOf(task) })
       : pool.workers > 0 && pool.engine === "per-worker"
         ? await WorkerEngineClient.create({ modelPath, sequences: options.sequences, threads: perWorkerThreads(pool.workers), device: options.device })
         : await LlamaInferenceClient.create({ modelPath, sequences: options.sequences, device: options.device });
@@ -73,10 +83,10 @@ export async function runCommand(episodeName: string, rawOptions: unknown, { io,
       client,
       seed: options.seed,
       concurrency: options.concurrency,
-      ...(pool.workers > 0 && { pool: { workers: pool.workers, engine: pool.engine, episodes: entry.episodeModule() } }),
+      ...(pool.workers > 0 && { pool: { workers: pool.workers, engine: pool.engine, episodes: task.episodes } }),
     });
     try {
-      entry.register(arena);
+      for (const episode of await loadEpisodeModule(task.episodes)) arena.register(episode, task.stores[episode.type]);
       // config.json holds what determines the rollouts (the pool setting does not), and nothing about where or when they were written.
       const directory = await RunDirectory.create(out, {
         episode: episodeName,
@@ -87,14 +97,14 @@ export async function runCommand(episodeName: string, rawOptions: unknown, { io,
         count: options.count,
         batchSize: options.batchSize,
         concurrency: options.concurrency,
-        plan: entry.plan,
+        plan,
       });
       const progress = createProgressBar(io, episodeName);
       try {
         const metrics = await runBatches({
           arena,
           directory,
-          plan: entry.plan,
+          plan,
           count: options.count,
           batchSize: options.batchSize,
           onEpisodeEnd: progress.update,
@@ -115,12 +125,18 @@ export async function runCommand(episodeName: string, rawOptions: unknown, { io,
   }
 }
 
+/** The task's scripted players, which `--client scripted` needs. */
+function scriptedPlayersOf(task: Environment): readonly ScriptedRule[] {
+  if (task.scriptedPlayers) return task.scriptedPlayers;
+  throw new InvalidInputError("--client", `llama: the ${task.name} environment declares no scripted players`, "scripted");
+}
+
 export function registerRunCommand(program: Command, context: CommandContext): void {
   const { setExitCode } = context;
   program
     .command("run")
     .description("Play an example episode and record the run (rollouts, training batches, metrics).")
-    .argument("<episode>", `one of: ${Object.entries(EPISODE_CATALOG).map(([name, entry]) => `${name} (${entry.description})`).join("; ")}`)
+    .argument("<episode>", `a built-in environment, played at its default options: one of ${Object.keys(BUILT_IN_ENVIRONMENTS).join(", ")}`)
     .addOption(new Option("--client <client>", "inference client: llama (node-llama-cpp, the default) or scripted (a deterministic test double)"))
     .addOption(new Option("--model <file>", "GGUF model to play with (default: the bundled default model, created in models/ on first use)"))
     .addOption(deviceOption())

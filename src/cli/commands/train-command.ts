@@ -19,6 +19,7 @@ import { train } from "../../training/loop/train.js";
 import type { TrainingCheckpoint } from "../../training/loop/training-checkpoint.js";
 import { findTrainingCheckpoint } from "../../training/loop/training-checkpoint-files.js";
 import { TrainingConfigurationSchema } from "../../training/loop/training-configuration.js";
+import { withTrainingDefaults } from "../../training/loop/with-training-defaults.js";
 import type { TrainingStepMetrics } from "../../training/loop/training-step-metrics.js";
 import { EXIT, type CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
@@ -76,9 +77,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
     options.config === undefined ? ((resumed?.configuration as Record<string, unknown> | undefined) ?? {}) : await readConfigurationFile(options.config, "--config");
   const lora = { ...(baseConfiguration.lora as object | undefined), ...(options.loraRank !== undefined && { rank: options.loraRank }), ...(options.loraAlpha !== undefined && { alpha: options.loraAlpha }), ...(options.loraTargets && { targets: options.loraTargets }) };
   const trainerSettings = { ...(baseConfiguration.trainer as object | undefined), ...(options.trainerThreads !== undefined && { threads: options.trainerThreads }) };
-  const configuration = parseInput(
-    TrainingConfigurationSchema,
-    {
+  const input = {
       ...baseConfiguration,
       ...(options.seed !== undefined && { seed: options.seed }),
       ...(options.steps !== undefined && { steps: options.steps }),
@@ -86,16 +85,18 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
       frontier: frontierInput(baseConfiguration.frontier, options),
       ...(Object.keys(lora).length > 0 && { lora }),
       ...(Object.keys(trainerSettings).length > 0 && { trainer: trainerSettings }),
-    },
-    { fieldName: (path) => `${options.config ?? "configuration"}: ${path.map(String).join(".")}` },
-  );
+  };
+  const fieldName = (path: readonly PropertyKey[]) => `${options.config ?? "configuration"}: ${path.map(String).join(".")}`;
+  // Checked once as given (the environment's options are in it), then again over the environment's own training defaults.
+  const environmentOptions = parseInput(TrainingConfigurationSchema, input, { fieldName }).environment;
   const environmentName = options.env ?? resumed?.environment.module ?? resumed?.environment.name ?? "arithmetic";
   // The environment is checked (and its options validated) before any file is written.
-  const environment = await loadEnvironment(environmentName, configuration.environment as JsonValue).catch((error: unknown) => {
+  const environment = await loadEnvironment(environmentName, environmentOptions as JsonValue).catch((error: unknown) => {
     // Its options come from the config file: say which file the misspelt or wrong `environment.…` key is in.
     if (error instanceof InvalidInputError && options.config !== undefined) error.message = `${options.config}: ${error.message}`;
     throw error;
   });
+  const configuration = parseInput(TrainingConfigurationSchema, withTrainingDefaults(environment, input), { fieldName });
   assertFrontierFits(environment, configuration);
   const modelPath = options.model ?? resumed?.modelPath ?? bundledArithmeticBase();
   const directory = options.resume ?? options.out ?? join("runs", `train-${now().toISOString().replace(/[:.]/g, "-")}`);

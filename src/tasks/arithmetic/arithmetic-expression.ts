@@ -1,4 +1,4 @@
-/** A riddle of the arithmetic domain: `a+b` or `a-b` of non-negative integers, as the bundled base writes and reads them. */
+/** `a+b` or `a-b` of non-negative integers, as the bundled base writes and reads them: a riddle of the arithmetic domain, a proposer's problem. */
 export interface ArithmeticExpression {
   /** Canonical text, e.g. `23+45`. */
   text: string;

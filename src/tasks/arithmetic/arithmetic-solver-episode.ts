@@ -4,7 +4,7 @@ import type { JsonObject } from "../../core/json.js";
 import type { Messages } from "../../core/schemas/message.js";
 import { RoleSchema, type Role } from "../../core/schemas/role.js";
 import { ExactMatchVerifier } from "../../core/verifiers/exact-match-verifier.js";
-import { extractInteger } from "./arithmetic-problem.js";
+import { firstInteger } from "./arithmetic-expression.js";
 import { solverMessages } from "./arithmetic-prompts.js";
 
 const ArithmeticSolveArtifactSchema = z.object({ problem: z.string().min(1), answer: z.string(), cluster: z.string() });
@@ -17,7 +17,7 @@ export const ARITHMETIC_SOLVER_ROLE: Role = RoleSchema.parse({ id: "solver", sam
 export class ArithmeticSolverEpisode extends SingleTurnEpisode<ArithmeticSolveArtifact> {
   readonly type = "arithmetic-solve";
   readonly roles = [ARITHMETIC_SOLVER_ROLE];
-  readonly verifier = new ExactMatchVerifier({ roleId: "solver", extractAnswer: extractInteger });
+  readonly verifier = new ExactMatchVerifier({ roleId: "solver", extractAnswer: firstInteger });
   protected readonly roleId = "solver";
   protected readonly artifactSchema = ArithmeticSolveArtifactSchema;
 
@@ -26,6 +26,6 @@ export class ArithmeticSolverEpisode extends SingleTurnEpisode<ArithmeticSolveAr
   }
 
   override finalize(state: SingleTurnState, artifact: ArithmeticSolveArtifact): JsonObject {
-    return { answer: extractInteger(state.response.text) ?? null, expected: artifact.answer, cluster: artifact.cluster };
+    return { answer: firstInteger(state.response.text) ?? null, expected: artifact.answer, cluster: artifact.cluster };
   }
 }

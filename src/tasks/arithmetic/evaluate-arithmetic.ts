@@ -1,6 +1,6 @@
 import type { InferenceClient } from "../../core/inference-client.js";
 import { DEFAULT_SAMPLER } from "../../core/schemas/sampler-settings.js";
-import { extractInteger } from "./arithmetic-problem.js";
+import { firstInteger } from "./arithmetic-expression.js";
 import { solverMessages } from "./arithmetic-prompts.js";
 
 export interface ArithmeticExample {
@@ -42,7 +42,7 @@ export async function evaluateArithmetic(
     const [output] = await client.generate([
       { messages: solverMessages(example.problem), sampler: { ...DEFAULT_SAMPLER, temperature, maxTokens: 8, seed }, constraint: null },
     ]);
-    return extractInteger(output?.text ?? "") === String(Number(example.answer));
+    return firstInteger(output?.text ?? "") === String(Number(example.answer));
   };
   const greedy = await inBatches(examples, batchSize, (example) => answer(example, 0, 0));
   const correct = greedy.filter(Boolean).length;

@@ -6,6 +6,7 @@ import type { GenerateResult } from "../../core/schemas/generate-result.js";
 import { DEBATE_TOPICS } from "./debate-episode.js";
 import { debateEpisodeModule } from "./debate-episodes.js";
 import type { Environment } from "../../environments/environment.js";
+import { scriptedDebateRules } from "./scripted-debate.js";
 
 /** The options of the `debate` environment. */
 export const DebateEnvironmentOptionsSchema = z.strictObject({
@@ -56,6 +57,7 @@ export function createDebateEnvironment(options?: JsonValue): Environment {
     stores: { [DEBATE]: ArtifactStore.of(parsed.motions.map((topic) => ({ topic }))) },
     plan: [{ episodeType: DEBATE, count: parsed.prompts, groupSize: parsed.groupSize }],
     ...(parsed.opponent !== undefined && { frozenRoles: { neg: parsed.opponent } }),
+    scriptedPlayers: scriptedDebateRules,
     summarise: debateStepSummary,
   };
 }

@@ -4,7 +4,7 @@ import type { JsonObject } from "../../core/json.js";
 import type { Messages } from "../../core/schemas/message.js";
 import { RoleSchema, type Role } from "../../core/schemas/role.js";
 import { ExactMatchVerifier } from "../../core/verifiers/exact-match-verifier.js";
-import { extractInteger } from "../arithmetic/arithmetic-problem.js";
+import { firstInteger } from "../arithmetic/arithmetic-expression.js";
 
 const QuestionSchema = z.object({ question: z.string().min(1), answer: z.string() });
 export type ExactMatchQuestion = z.infer<typeof QuestionSchema>;
@@ -21,7 +21,7 @@ export interface ExactMatchEpisodeOptions {
 
 /** Reads an answer in `format`. */
 export function readAnswer(completion: string, format: AnswerFormat): string | undefined {
-  return format === "integer" ? extractInteger(completion) : completion;
+  return format === "integer" ? firstInteger(completion) : completion;
 }
 
 /** One question, one answer by the `student` role, reward 1 for an exact match of the expected answer, else 0. */

@@ -6,6 +6,7 @@ import type { GenerateResult } from "../../core/schemas/generate-result.js";
 import { ARITHMETIC_TOPICS } from "./proposer-episode.js";
 import { proposerSolverEpisodeModule } from "./proposer-solver-episodes.js";
 import type { Environment } from "../../environments/environment.js";
+import { scriptedProposerSolverRules } from "./scripted-proposer-solver.js";
 
 /** The options of the `proposer-solver` environment. */
 export const ProposerSolverEnvironmentOptionsSchema = z.strictObject({
@@ -37,6 +38,7 @@ export function createProposerSolverEnvironment(options?: JsonValue): Environmen
       of: (artifact) => String((artifact as { topic?: unknown } | null)?.topic),
       firstTask: (topic) => `Write one ${topic} problem.`,
     },
+    scriptedPlayers: scriptedProposerSolverRules,
     summarise: proposerSolverSummary,
   };
 }

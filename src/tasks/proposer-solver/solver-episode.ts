@@ -4,7 +4,7 @@ import type { JsonObject } from "../../core/json.js";
 import type { Messages } from "../../core/schemas/message.js";
 import { RoleSchema, type Role } from "../../core/schemas/role.js";
 import { ExactMatchVerifier } from "../../core/verifiers/exact-match-verifier.js";
-import { extractInteger } from "../arithmetic/arithmetic-problem.js";
+import { firstInteger } from "../arithmetic/arithmetic-expression.js";
 
 const SolveArtifactSchema = z.object({ problem: z.string().min(1), answer: z.string() });
 export type SolveArtifact = z.infer<typeof SolveArtifactSchema>;
@@ -19,7 +19,7 @@ export const SOLVER_ROLE: Role = RoleSchema.parse({
 export class SolverEpisode extends SingleTurnEpisode<SolveArtifact> {
   readonly type = "solve";
   readonly roles = [SOLVER_ROLE];
-  readonly verifier = new ExactMatchVerifier({ roleId: "solver", extractAnswer: extractInteger });
+  readonly verifier = new ExactMatchVerifier({ roleId: "solver", extractAnswer: firstInteger });
   protected readonly roleId = "solver";
   protected readonly artifactSchema = SolveArtifactSchema;
 
@@ -28,6 +28,6 @@ export class SolverEpisode extends SingleTurnEpisode<SolveArtifact> {
   }
 
   override finalize(state: SingleTurnState, artifact: SolveArtifact): JsonObject {
-    return { answer: extractInteger(state.response.text) ?? null, expected: artifact.answer };
+    return { answer: firstInteger(state.response.text) ?? null, expected: artifact.answer };
   }
 }

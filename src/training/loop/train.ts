@@ -33,6 +33,7 @@ import type { TrainingCheckpoint, TrainingEvaluation } from "./training-checkpoi
 import { assertSameTrainingRun, saveTrainingCheckpoint } from "./training-checkpoint-files.js";
 import { TrainingConfigurationSchema, type TrainingConfiguration, type TrainingConfigurationInput } from "./training-configuration.js";
 import type { TrainingStepMetrics } from "./training-step-metrics.js";
+import { withTrainingDefaults } from "./with-training-defaults.js";
 
 export interface TrainOptions {
   /** The task: its episodes, data, step plan, clusters, evaluation (`createArithmeticEnvironment()`, `loadEnvironment(…)`). */
@@ -102,7 +103,7 @@ async function environmentEpisodes(environment: Environment, source: string): Pr
  */
 export async function train(options: TrainOptions): Promise<TrainResult> {
   const { environment, directory, resume } = options;
-  const configuration = parseInput(TrainingConfigurationSchema, options.configuration ?? {}, { fieldName: (path) => `configuration.${path.map(String).join(".")}` });
+  const configuration = parseInput(TrainingConfigurationSchema, withTrainingDefaults(environment, options.configuration ?? {}), { fieldName: (path) => `configuration.${path.map(String).join(".")}` });
   if (resume) assertSameTrainingRun(directory, resume, { modelPath: options.modelPath, environment: environment.name, configuration });
   assertFrontierFits(environment, configuration);
   // A backend that cannot take the update's thread count refuses it here, before any file or model.

@@ -28,12 +28,8 @@ export const TrainingConfigurationSchema = z.strictObject({
   maxNonFiniteUpdates: z.number().int().min(1).default(3),
   /** How the clustered prompts are chosen: uniformly (default) or by the PRM-weighted frontier (environments with clusters). */
   frontier: FrontierConfigurationSchema.default({ mode: "uniform" }),
-  trainer: TrainerConfigurationSchema.default(
-    // One optimizer step per update over the whole batch (~130 records with a non-zero advantage on arithmetic). Pilots on the shipped
-    // base: 32 × 4 with minibatches of 64 at lr 5e-4 swung between 33% and 43% held-out; 16 × 8 at 1e-3 collapsed (34.6% → 19.6% in
-    // 10 steps); this setting went 34.6% → 48.0% in 40 steps.
-    TrainerConfigurationSchema.parse({ algorithm: "grpo", epochs: 1, minibatchSize: 512, optimizer: { learningRate: 3e-4, weightDecay: 0 } }),
-  ),
+  /** The update: TrainerConfigurationSchema's defaults (GRPO), under the environment's own `trainingDefaults`. */
+  trainer: TrainerConfigurationSchema.default(TrainerConfigurationSchema.parse({})),
   /** `full` or `lora`; default `full` for project-made models, `lora` for any other. */
   weights: TrainerWeightsSchema.optional(),
   /** The adapter a `lora` run trains (rank, alpha, targets). */

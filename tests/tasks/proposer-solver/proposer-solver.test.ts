@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { Arena } from "../../../src/arena/arena.js";
 import { ArtifactStore } from "../../../src/arena/artifact-store.js";
 import { gaussianSolveRateReward } from "../../../src/core/rewards/gaussian-solve-rate-reward.js";
-import { extractInteger, parseArithmeticProblem } from "../../../src/tasks/arithmetic/arithmetic-problem.js";
+import { parseArithmeticProblem } from "../../../src/tasks/arithmetic/arithmetic-problem.js";
+import { firstInteger } from "../../../src/tasks/arithmetic/arithmetic-expression.js";
 import { ProposerEpisode } from "../../../src/tasks/proposer-solver/proposer-episode.js";
 import { SolverEpisode } from "../../../src/tasks/proposer-solver/solver-episode.js";
 import { ScriptedInferenceClient } from "../../../src/inference/scripted-inference-client.js";
@@ -16,9 +17,9 @@ describe("arithmetic problems", () => {
   });
 
   it("extracts the first integer of an answer", () => {
-    expect(extractInteger("The answer is -14.")).toBe("-14");
-    expect(extractInteger("007")).toBe("7");
-    expect(extractInteger("none")).toBeUndefined();
+    expect(firstInteger("The answer is -14.")).toBe("-14");
+    expect(firstInteger("007")).toBe("7");
+    expect(firstInteger("none")).toBeUndefined();
   });
 });
 
