@@ -22,7 +22,7 @@ struct GgmlForwardOutputs {
   std::vector<float> entropy;
 };
 
-/** One AdamW step; the same update as trainers/optimizer/adamw.ts. */
+/** One AdamW step; the same update as src/training/tfjs/optimizer/adamw.ts. */
 struct GgmlAdamWStep {
   float learningRate;
   float beta1;

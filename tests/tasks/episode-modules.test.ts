@@ -10,7 +10,7 @@ describe("the built-in episode modules", () => {
     const options = { solvers: 3, reward: { kind: "gaussian" as const, target: 0.25, sigma: 0.2 } };
     const module = arithmeticSelfPlayEpisodeModule(options);
     expect(module).toMatchObject({ exportName: "createArithmeticSelfPlayEpisodes", options });
-    expect(module.module).toMatch(/^file:.*\/dist\/src\/examples\/arithmetic\/arithmetic-self-play-episodes\.js$/);
+    expect(module.module).toMatch(/^file:.*\/dist\/src\/tasks\/arithmetic\/arithmetic-self-play-episodes\.js$/);
     const loaded = await loadEpisodeModule(module);
     const here = createArithmeticSelfPlayEpisodes(options);
     expect(loaded.map((episode) => episode.type)).toEqual(["arithmetic-propose", "arithmetic-solve"]);

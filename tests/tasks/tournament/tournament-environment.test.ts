@@ -27,7 +27,7 @@ describe("the tournament environment", () => {
     const environment = createTournamentEnvironment({ prompts: 3, groupSize: 2, seeds: 10 });
     expect(environment.plan).toEqual([{ episodeType: "tournament", count: 3, groupSize: 2 }]);
     expect(environment.stores.tournament?.size).toBe(10);
-    expect((environment.episodes.options as { kernel: string }).kernel).toMatch(/kernels[/\\]constitution-0\.1\.0\.yaml$/);
+    expect((environment.episodes.options as { kernel: string }).kernel).toMatch(/constitutions[/\\]constitution-0\.1\.0\.yaml$/);
     expect(environment.samplerDefaults).toEqual({ temperature: 1, maxTokens: 112 });
     expect(typeof environment.evaluate).toBe("function");
     await expect(loadEnvironment("tournament", { round: 2 })).rejects.toThrow(/round.*rounds/);
