@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { PolicyLossConfiguration } from "../tfjs/losses/policy-loss.js";
 
 /** Per trained token, flat and aligned, as `policyLoss` takes them, but as plain arrays of values. */
