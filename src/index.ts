@@ -91,7 +91,7 @@ export { readLoraAdapter, type LoraAdapterHeader, type LoraAdapterTensor } from 
 export { validateLoraAdapter, type ValidatedLoraAdapter } from "./inference/model-files/validate-lora-adapter.js";
 export { mergeLoraAdapter, MergeLoraAdapterOptionsSchema, type MergeLoraAdapterOptions, type MergedModel } from "./inference/model-files/merge-lora-adapter.js";
 export { addLoraUpdate, loraFactor, type LoraUpdateShape } from "./inference/model-files/add-lora-update.js";
-export { InvalidAdapterFileError, AdapterMismatchError } from "./core/errors.js";
+export { InvalidAdapterFileError, AdapterMismatchError } from "./inference/errors/index.js";
 
 // Episodes
 export { Episode } from "./core/episodes/episode.js";
@@ -176,7 +176,7 @@ export {
   type EpisodeFactory,
 } from "./arena/pool/episode-module.js";
 export { WorkerEngineClient } from "./arena/pool/worker-engine-client.js";
-export { EpisodeModuleError, RolloutWorkerCrashedError, RolloutTimeoutError, RolloutPoolError } from "./core/errors.js";
+export { EpisodeModuleError, RolloutWorkerCrashedError, RolloutTimeoutError, RolloutPoolError } from "./arena/pool/errors/index.js";
 
 // Environments: what a task hands the training loop
 export type { Environment, EnvironmentClusters, EnvironmentEvaluation, ClusterStepOutcome, EnvironmentFactory } from "./environments/environment.js";
@@ -278,7 +278,7 @@ export { continuedStep } from "./frontier/labelling/continued-step.js";
 export { MultiTurnEpisodeError } from "./frontier/errors/index.js";
 export { taskText } from "./frontier/labelling/task-text.js";
 export { byteVocabularyText } from "./frontier/labelling/byte-vocabulary-text.js";
-export { PrmModelError, InvalidPrmScoreError } from "./core/errors.js";
+export { PrmModelError, InvalidPrmScoreError } from "./frontier/errors/index.js";
 
 // Examples from the specification
 export { DebateEpisode, DebateEpisodeOptionsSchema, DEBATE_TOPICS, type DebateEpisodeOptions, type DebateArtifact } from "./tasks/debate/debate-episode.js";
@@ -443,15 +443,15 @@ export {
   SelfplayError,
   InvalidInputError,
   UnknownKeyError,
-  UnknownEpisodeTypeError,
-  UnknownRoleError,
   JudgeOutputError,
   StructuredOutputError,
-  UnsupportedSchemaError,
   InvalidRewardError,
   CorruptJsonlError,
-  ScriptExhaustedError,
-  RolloutAbortedError,
+  type ErrorRecord,
+} from "./core/errors/index.js";
+export { UnknownEpisodeTypeError, UnknownRoleError, RolloutAbortedError } from "./arena/errors/index.js";
+export { UnsupportedSchemaError, ScriptExhaustedError, InvalidModelFileError } from "./inference/errors/index.js";
+export {
   GgufError,
   GgufFileNotFoundError,
   NotGgufError,
@@ -460,7 +460,5 @@ export {
   CorruptGgufError,
   UnsupportedTensorTypeError,
   GgufTensorNotFoundError,
-  InvalidModelFileError,
-  WasmOutOfMemoryError,
-  type ErrorRecord,
-} from "./core/errors.js";
+} from "./gguf/errors/index.js";
+export { WasmOutOfMemoryError } from "./training/tfjs/errors/index.js";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { CreditAssigner, CreditSample } from "../core/credit/credit-assigner.js";
 import { RoleAwareCredit } from "../core/credit/role-aware-credit.js";
 import type { Episode } from "../core/episodes/episode.js";
-import { InvalidInputError } from "../core/errors.js";
+import { InvalidInputError } from "../core/errors/index.js";
 import type { InferenceClient } from "../core/inference-client.js";
 import { JsonValueSchema } from "../core/json.js";
 import { deriveStream } from "../core/random/random-stream.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { InvalidInputError } from "../core/errors.js";
+import { InvalidInputError } from "../core/errors/index.js";
 import { JsonValueSchema, type JsonValue } from "../core/json.js";
 import type { RandomStream } from "../core/random/random-stream.js";
 

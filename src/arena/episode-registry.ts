@@ -1,4 +1,5 @@
-import { UnknownEpisodeTypeError, InvalidInputError } from "../core/errors.js";
+import { UnknownEpisodeTypeError } from "./errors/index.js";
+import { InvalidInputError } from "../core/errors/index.js";
 import type { Episode } from "../core/episodes/episode.js";
 import type { ArtifactStore } from "./artifact-store.js";
 

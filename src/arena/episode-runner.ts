@@ -1,6 +1,7 @@
 import type { CallModelOptions, EpisodeContext } from "../core/episodes/episode-context.js";
 import type { Episode } from "../core/episodes/episode.js";
-import { InvalidInputError, InvalidRewardError, RolloutAbortedError, UnknownRoleError, toErrorRecord } from "../core/errors.js";
+import { InvalidInputError, InvalidRewardError, toErrorRecord } from "../core/errors/index.js";
+import { RolloutAbortedError, UnknownRoleError } from "./errors/index.js";
 import type { GenerationRequest, InferenceCapabilities } from "../core/inference-client.js";
 import { deriveStream, type RandomStream } from "../core/random/random-stream.js";
 import type { EpisodeRequest } from "../core/schemas/episode-request.js";

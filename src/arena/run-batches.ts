@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../core/errors.js";
+import { InvalidInputError } from "../core/errors/index.js";
 import type { GenerateResult } from "../core/schemas/generate-result.js";
 import type { Arena, BatchPlanEntry } from "./arena.js";
 import { batchMetrics, type BatchMetrics } from "./batch-metrics.js";

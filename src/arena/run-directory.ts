@@ -1,6 +1,6 @@
 import { access, mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { InvalidInputError } from "../core/errors.js";
+import { InvalidInputError } from "../core/errors/index.js";
 import type { JsonObject } from "../core/json.js";
 import { JsonlAppender } from "../core/jsonl/jsonl-appender.js";
 import { writeFileAtomic } from "../core/write-file-atomic.js";

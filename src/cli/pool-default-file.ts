@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { PoolBenchResultSchema, type PoolBenchResult } from "../benchmarks/pool/pool-bench-result.js";
-import { PoolDefaultError } from "../core/errors.js";
+import { PoolDefaultError } from "./errors/index.js";
 import { unknownKeyMessage } from "../core/unknown-key-message.js";
 import { writeFileAtomic } from "../core/write-file-atomic.js";
 

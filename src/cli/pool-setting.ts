@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { InvalidInputError } from "../core/errors.js";
+import { InvalidInputError } from "../core/errors/index.js";
 import { integerFlag } from "./flag-schemas.js";
 import { poolDefaultPath, readPoolDefault } from "./pool-default-file.js";
 

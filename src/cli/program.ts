@@ -1,18 +1,18 @@
 import { Command, CommanderError } from "commander";
 import { EnvironmentModuleError } from "../environments/errors/index.js";
-import { DeviceBuildConflictError, DeviceNotFoundError } from "../inference/errors/index.js";
 import {
+  DeviceBuildConflictError,
+  DeviceNotFoundError,
   AdapterMismatchError,
-  CorruptJsonlError,
-  EpisodeModuleError,
-  GgufError,
   InvalidAdapterFileError,
-  InvalidInputError,
   InvalidModelFileError,
-  PoolDefaultError,
-  PrmModelError,
   UnsupportedSchemaError,
-} from "../core/errors.js";
+} from "../inference/errors/index.js";
+import { CorruptJsonlError, InvalidInputError } from "../core/errors/index.js";
+import { EpisodeModuleError } from "../arena/pool/errors/index.js";
+import { GgufError } from "../gguf/errors/index.js";
+import { PoolDefaultError } from "./errors/index.js";
+import { PrmModelError } from "../frontier/errors/index.js";
 import { EXIT, type CliIo } from "./cli-io.js";
 import type { CommandContext, RegisterCommand } from "./command-context.js";
 import { registerBenchCommands } from "./commands/bench-command.js";

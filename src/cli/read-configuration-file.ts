@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { InvalidInputError } from "../core/errors.js";
+import { InvalidInputError } from "../core/errors/index.js";
 
 /**
  * The JSON object in a configuration file a flag names (`--config FILE`); a

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { InvalidInputError, UnknownKeyError } from "./errors.js";
+import { InvalidInputError, UnknownKeyError } from "./errors/index.js";
 import { unknownKeyMessage } from "./unknown-key-message.js";
 
 export interface ParseInputOptions {

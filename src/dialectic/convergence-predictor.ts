@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { InvalidInputError } from "../core/errors.js";
+import { InvalidInputError } from "../core/errors/index.js";
 import { parseInput } from "../core/parse-input.js";
 import { detectOscillation, type OscillationRound } from "./detect-oscillation.js";
 import { DialecticSettingsSchema, type DialecticSettings, type DialecticSettingsInput } from "./dialectic-settings.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { InvalidInputError } from "../core/errors.js";
+import { InvalidInputError } from "../core/errors/index.js";
 import type { Critic, StructuredAsk } from "./critic.js";
 import { CritiqueSchema } from "./critique.js";
 import { textSimilarity } from "./text-similarity.js";

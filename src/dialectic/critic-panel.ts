@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../core/errors.js";
+import { InvalidInputError } from "../core/errors/index.js";
 import type { Critic, CriticOptions } from "./critic.js";
 import { StandardCritic } from "./standard-critic.js";
 

@@ -1,4 +1,4 @@
-import { InvalidRewardError } from "../core/errors.js";
+import { InvalidRewardError } from "../core/errors/index.js";
 import type { DialecticOutcome } from "./dialectic-outcome.js";
 import type { DialecticRound } from "./dialectic-round.js";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { InvalidInputError } from "../core/errors.js";
+import { InvalidInputError } from "../core/errors/index.js";
 import { CritiqueSchema, type Critique } from "./critique.js";
 
 const AspectScore = z.number().min(0).max(1);

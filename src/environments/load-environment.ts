@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { InvalidInputError } from "../core/errors.js";
+import { InvalidInputError } from "../core/errors/index.js";
 import type { JsonValue } from "../core/json.js";
 import type { Environment, EnvironmentFactory } from "./environment.js";
 import { EnvironmentShapeSchema } from "./environment-shape.js";

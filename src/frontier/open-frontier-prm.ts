@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../core/errors.js";
+import { InvalidInputError } from "../core/errors/index.js";
 import { openPrmScorer, type OpenPrmScorer } from "./prm/open-prm-scorer.js";
 import type { FrontierConfiguration } from "./frontier-configuration.js";
 

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../core/errors.js";
+import { InvalidInputError } from "../core/errors/index.js";
 import { dequantizeBf16, dequantizeF16, dequantizeF32 } from "./dequantize-float-types.js";
 import { dequantizeQ4_0, dequantizeQ4_1, dequantizeQ5_0, dequantizeQ5_1, dequantizeQ8_0 } from "./dequantize-block-quants.js";
 import { dequantizeQ2_K, dequantizeQ3_K, dequantizeQ4_K, dequantizeQ5_K, dequantizeQ6_K } from "./dequantize-k-quants.js";

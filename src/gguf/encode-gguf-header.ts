@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../core/errors.js";
+import { InvalidInputError } from "../core/errors/index.js";
 import { GGML_TYPES, type GgmlTypeName } from "./ggml-type.js";
 import { GGUF_MAGIC, GGUF_VERSION } from "./gguf-format.js";
 import { GGUF_VALUE_TYPE_IDS, type GgufArrayValue, type GgufValue, type GgufValueTypeName } from "./gguf-value.js";

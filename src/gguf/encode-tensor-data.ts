@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../core/errors.js";
+import { InvalidInputError } from "../core/errors/index.js";
 import { numberToFloat16Bits } from "./float16.js";
 
 /** Element types the writer can encode from float32 values. */

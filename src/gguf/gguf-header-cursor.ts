@@ -1,5 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
-import { TruncatedGgufError } from "../core/errors.js";
+import { TruncatedGgufError } from "./errors/index.js";
 
 const CHUNK_BYTES = 1 << 20;
 

@@ -1,5 +1,12 @@
 import { open, type FileHandle } from "node:fs/promises";
-import { GgufError, GgufFileNotFoundError, GgufTensorNotFoundError, InvalidInputError, TruncatedGgufError, UnsupportedTensorTypeError } from "../core/errors.js";
+import {
+  GgufError,
+  GgufFileNotFoundError,
+  GgufTensorNotFoundError,
+  TruncatedGgufError,
+  UnsupportedTensorTypeError,
+} from "./errors/index.js";
+import { InvalidInputError } from "../core/errors/index.js";
 import { DEQUANTIZABLE_TYPES, dequantize, isDequantizable } from "./dequantize.js";
 import { ggmlByteLength } from "./ggml-type.js";
 import type { GgufTensorInfo } from "./gguf-tensor-info.js";

@@ -1,5 +1,11 @@
 import type { FileHandle } from "node:fs/promises";
-import { CorruptGgufError, NotGgufError, TruncatedGgufError, UnsupportedGgufVersionError, UnsupportedTensorTypeError } from "../core/errors.js";
+import {
+  CorruptGgufError,
+  NotGgufError,
+  TruncatedGgufError,
+  UnsupportedGgufVersionError,
+  UnsupportedTensorTypeError,
+} from "./errors/index.js";
 import { GGML_TYPES, ggmlByteLength, ggmlTypeNameOf, type GgmlTypeName } from "./ggml-type.js";
 import { GGUF_DEFAULT_ALIGNMENT, GGUF_MAGIC, GGUF_MAXIMUM_DIMENSIONS, alignUp } from "./gguf-format.js";
 import { GgufHeaderCursor } from "./gguf-header-cursor.js";

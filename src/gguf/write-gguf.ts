@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { open, rename, unlink } from "node:fs/promises";
-import { InvalidInputError } from "../core/errors.js";
+import { InvalidInputError } from "../core/errors/index.js";
 import { encodeGgufHeader, type GgufHeaderTensor } from "./encode-gguf-header.js";
 import { GGUF_WRITABLE_TYPES, encodeTensorData, type GgufWritableType } from "./encode-tensor-data.js";
 import { GGML_TYPES, ggmlByteLength, type GgmlTypeName } from "./ggml-type.js";

@@ -1,4 +1,4 @@
-import { ScriptExhaustedError } from "../core/errors.js";
+import { ScriptExhaustedError } from "./errors/index.js";
 import type {
   GenerateOptions,
   GenerationOutput,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ArtifactStore } from "../../src/arena/artifact-store.js";
-import { InvalidInputError } from "../../src/core/errors.js";
+import { InvalidInputError } from "../../src/core/errors/index.js";
 import { RandomStream } from "../../src/core/random/random-stream.js";
 
 function sampleIds(store: ArtifactStore, random: RandomStream, count: number): number[] {

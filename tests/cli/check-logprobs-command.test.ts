@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerCheckLogprobsCommand } from "../../src/cli/commands/check-logprobs-command.js";
-import { InvalidInputError } from "../../src/core/errors.js";
+import { InvalidInputError } from "../../src/core/errors/index.js";
 import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
 
 /** Runs the command on its own program, as `main` would once it is registered there. */

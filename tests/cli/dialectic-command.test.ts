@@ -2,7 +2,7 @@ import { Command, CommanderError } from "commander";
 import { describe, expect, it } from "vitest";
 import { registerDialecticCommand } from "../../src/cli/commands/dialectic-command.js";
 import { EXIT } from "../../src/cli/cli-io.js";
-import { InvalidInputError } from "../../src/core/errors.js";
+import { InvalidInputError } from "../../src/core/errors/index.js";
 
 /** Runs `selfplay dialectic …` as the program would: usage errors and InvalidInputError exit 2. */
 async function runCli(argv: string[]) {

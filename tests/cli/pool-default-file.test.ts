@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PoolDefaultError } from "../../src/core/errors.js";
+import { PoolDefaultError } from "../../src/cli/errors/index.js";
 import { poolDefaultPath, readPoolDefault, writePoolDefault } from "../../src/cli/pool-default-file.js";
 import { poolBenchResult, poolDefaultFile as validFile } from "./pool-default-fixture.js";
 

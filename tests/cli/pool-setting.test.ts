@@ -2,7 +2,8 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { InvalidInputError, PoolDefaultError } from "../../src/core/errors.js";
+import { InvalidInputError } from "../../src/core/errors/index.js";
+import { PoolDefaultError } from "../../src/cli/errors/index.js";
 import { describePoolSetting, resolvePoolSetting } from "../../src/cli/pool-setting.js";
 import { poolDefaultFile } from "./pool-default-fixture.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { InvalidInputError, UnknownKeyError } from "../../src/core/errors.js";
+import { InvalidInputError, UnknownKeyError } from "../../src/core/errors/index.js";
 import { parseInput } from "../../src/core/parse-input.js";
 import { nearestKey } from "../../src/core/unknown-key-message.js";
 

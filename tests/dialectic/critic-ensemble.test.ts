@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../src/core/errors.js";
+import { InvalidInputError } from "../../src/core/errors/index.js";
 import type { Messages } from "../../src/core/schemas/message.js";
 import type { StructuredJudgeOptions } from "../../src/core/verifiers/verifier.js";
 import { criticPanel } from "../../src/dialectic/critic-panel.js";

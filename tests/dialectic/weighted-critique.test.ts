@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../src/core/errors.js";
+import { InvalidInputError } from "../../src/core/errors/index.js";
 import { critiqueFromWeighted, weightedScore } from "../../src/dialectic/weighted-critique.js";
 
 describe("weightedScore", () => {

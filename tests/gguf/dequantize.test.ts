@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../src/core/errors.js";
+import { InvalidInputError } from "../../src/core/errors/index.js";
 import { DEQUANTIZABLE_TYPES, dequantize } from "../../src/gguf/dequantize.js";
 
 // Blocks are assembled byte by byte from the layouts in ggml-common.h, packed the

@@ -10,8 +10,8 @@ import {
   TruncatedGgufError,
   UnsupportedGgufVersionError,
   UnsupportedTensorTypeError,
-} from "../../src/core/errors.js";
-import type { GgufError } from "../../src/core/errors.js";
+} from "../../src/gguf/errors/index.js";
+import type { GgufError } from "../../src/gguf/errors/index.js";
 import { GgufReader } from "../../src/gguf/gguf-reader.js";
 import { RawGguf } from "./raw-gguf.js";
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GgufFileNotFoundError } from "../../src/core/errors.js";
+import { GgufFileNotFoundError } from "../../src/gguf/errors/index.js";
 import { inspectGguf } from "../../src/gguf/inspect-gguf.js";
 import { writeGguf } from "../../src/gguf/write-gguf.js";
 

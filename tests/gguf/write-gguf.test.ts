@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../src/core/errors.js";
+import { InvalidInputError } from "../../src/core/errors/index.js";
 import { GgufReader } from "../../src/gguf/gguf-reader.js";
 import type { GgufValue } from "../../src/gguf/gguf-value.js";
 import { dimsFromRowMajorShape, rowMajorShapeFromDims } from "../../src/gguf/row-major-shape.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadEpisodeModule } from "../../src/arena/pool/episode-module.js";
-import { InvalidInputError } from "../../src/core/errors.js";
+import { InvalidInputError } from "../../src/core/errors/index.js";
 import { arithmeticSelfPlayEpisodeModule, createArithmeticSelfPlayEpisodes } from "../../src/tasks/arithmetic/arithmetic-self-play-episodes.js";
 import { debateEpisodeModule } from "../../src/tasks/debate/debate-episodes.js";
 import { proposerSolverEpisodeModule } from "../../src/tasks/proposer-solver/proposer-solver-episodes.js";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { RolloutPoolError } from "../../core/errors.js";
+import { RolloutPoolError } from "./errors/index.js";
 
 /**
  * The `file:` URL of a selfplay module as JavaScript, for an episode module

@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import type { Episode } from "../../core/episodes/episode.js";
-import { EpisodeModuleError } from "../../core/errors.js";
+import { EpisodeModuleError } from "./errors/index.js";
 import { JsonValueSchema, type JsonValue } from "../../core/json.js";
 import { parseInput } from "../../core/parse-input.js";
 

@@ -1,4 +1,4 @@
-import { toErrorRecord } from "../../core/errors.js";
+import { toErrorRecord } from "../../core/errors/index.js";
 import type { EpisodeRequest } from "../../core/schemas/episode-request.js";
 import type { FailureStage, GenerateResult } from "../../core/schemas/generate-result.js";
 import { emptyStructuredOutputs } from "../../core/structured/structured-output-stats.js";

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { GenerationOutput, GenerationRequest, InferenceCapabilities, InferenceClient } from "../../core/inference-client.js";
 import type { ModelTarget } from "./pool-messages.js";
 import type { WorkerTaskChannel } from "./worker-task-channel.js";

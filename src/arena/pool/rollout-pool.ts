@@ -1,13 +1,8 @@
 import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
-import {
-  EpisodeModuleError,
-  InvalidInputError,
-  RolloutAbortedError,
-  RolloutPoolError,
-  RolloutTimeoutError,
-  RolloutWorkerCrashedError,
-} from "../../core/errors.js";
+import { EpisodeModuleError, RolloutPoolError, RolloutTimeoutError, RolloutWorkerCrashedError } from "./errors/index.js";
+import { InvalidInputError } from "../../core/errors/index.js";
+import { RolloutAbortedError } from "../errors/index.js";
 import type { InferenceCapabilities, InferenceClient } from "../../core/inference-client.js";
 import type { EpisodeRequest } from "../../core/schemas/episode-request.js";
 import type { FailureStage, GenerateResult } from "../../core/schemas/generate-result.js";

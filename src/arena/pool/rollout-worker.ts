@@ -3,7 +3,7 @@
 // main thread's engine, or to this worker's own with `engine: "per-worker"`.
 import { setMaxListeners } from "node:events";
 import { workerData } from "node:worker_threads";
-import { EpisodeModuleError, RolloutPoolError } from "../../core/errors.js";
+import { EpisodeModuleError, RolloutPoolError } from "./errors/index.js";
 import type { InferenceClient } from "../../core/inference-client.js";
 import type { GenerateResult } from "../../core/schemas/generate-result.js";
 import { EpisodeRegistry } from "../episode-registry.js";

@@ -1,5 +1,5 @@
 import type { MessagePort } from "node:worker_threads";
-import { toErrorRecord } from "../../core/errors.js";
+import { toErrorRecord } from "../../core/errors/index.js";
 import type { GenerationOutput } from "../../core/inference-client.js";
 import type { FailureStage } from "../../core/schemas/generate-result.js";
 import type { ModelGateway } from "../model-gateway.js";

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { LlamaCppToolError } from "../../core/errors.js";
+import { LlamaCppToolError } from "../errors/index.js";
 import { buildLlamaCppTools, type LlamaCppTool } from "./build-llama-cpp-tools.js";
 import { bundledLlamaCppRelease, type LlamaCppRelease } from "./llama-cpp-release.js";
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { LlamaCppToolError } from "../../core/errors.js";
+import { LlamaCppToolError } from "../errors/index.js";
 
 const ReleaseInfoSchema = z.object({ tag: z.string().min(1) });
 

@@ -1,4 +1,4 @@
-import { LlamaCppToolError } from "../../core/errors.js";
+import { LlamaCppToolError } from "../errors/index.js";
 
 // `0.01.156.594 I epoch 0 lr=0.0001`: llama.cpp's log timestamp (minutes.seconds.milliseconds.microseconds since
 // start, common/log.cpp), logged by the learning-rate callback as each optimizer step begins (ggml_opt_eval).

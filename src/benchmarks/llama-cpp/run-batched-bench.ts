@@ -1,4 +1,4 @@
-import { LlamaCppToolError } from "../../core/errors.js";
+import { LlamaCppToolError } from "../errors/index.js";
 import { DECODE_SETTINGS, nativeBatchSize, type DecodeMode } from "../rollout/decode-settings.js";
 import { parseBatchedBenchOutput, type BatchedBenchRow } from "./parse-batched-bench-output.js";
 import { runProcess } from "./run-process.js";

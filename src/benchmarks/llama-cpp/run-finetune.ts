@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LlamaCppToolError } from "../../core/errors.js";
+import { LlamaCppToolError } from "../errors/index.js";
 import { finetuneTokensPerSecond } from "./parse-finetune-output.js";
 import { runProcess } from "./run-process.js";
 

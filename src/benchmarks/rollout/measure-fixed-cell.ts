@@ -1,5 +1,5 @@
 import { ArtifactStore } from "../../arena/artifact-store.js";
-import { BenchmarkMismatchError } from "../../core/errors.js";
+import { BenchmarkMismatchError } from "../errors/index.js";
 import type { DecodeMode } from "./decode-settings.js";
 import { compareWithEngines } from "./compare-with-engines.js";
 import { decodeRequestsOf } from "./decode-request.js";

@@ -1,4 +1,4 @@
-import { LlamaCppToolError } from "../../core/errors.js";
+import { LlamaCppToolError } from "../errors/index.js";
 import { loadNativeAddon } from "../../inference/native/load-native-addon.js";
 import { sameLibraryBatchedBench } from "../llama-cpp/build-same-library-batched-bench.js";
 import { findLlamaCppTool } from "../llama-cpp/find-llama-cpp-tool.js";

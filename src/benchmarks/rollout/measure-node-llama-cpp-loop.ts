@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { z } from "zod";
 import { compiledSiblingFile } from "../../arena/pool/compiled-module-url.js";
-import { BenchmarkMismatchError } from "../../core/errors.js";
+import { BenchmarkMismatchError } from "../errors/index.js";
 import type { ReplayOptions } from "./decode-request.js";
 
 const ChildResultSchema = z.object({ tokensPerSecond: z.number().positive() });

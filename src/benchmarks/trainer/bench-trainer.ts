@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { InvalidInputError, LlamaCppToolError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
+import { LlamaCppToolError } from "../errors/index.js";
 import { GgufReader } from "../../gguf/gguf-reader.js";
 import { bytesToTokenIds } from "../../inference/byte-tokens.js";
 import { BYTE_VOCABULARY_SIZE } from "../../inference/model-files/byte-vocabulary.js";

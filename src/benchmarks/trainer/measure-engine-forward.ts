@@ -1,4 +1,4 @@
-import { NativeAddonUnavailableError } from "../../core/errors.js";
+import { NativeAddonUnavailableError } from "../../inference/errors/index.js";
 import { timeEngineForward } from "../../inference/native/time-engine-forward.js";
 import { median } from "../pool/measure-pool-cell.js";
 

@@ -1,5 +1,5 @@
 import * as tf from "@tensorflow/tfjs";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { bytesToTokenIds } from "../../inference/byte-tokens.js";
 import type { TfjsBackendName } from "../../training/tfjs/backend/select-backend.js";
 import { AdamW } from "../../training/tfjs/optimizer/adamw.js";

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
 import { Policy } from "../../training/tfjs/policy/policy.js";
 import { syncPolicy } from "../../training/tfjs/sync/sync-policy.js";

@@ -11,7 +11,7 @@ import { benchTournamentShrink, type TournamentShrinkResult } from "../../benchm
 import { benchTournamentThroughput, type TournamentThroughputResult } from "../../benchmarks/tournament/tournament-throughput.js";
 import { benchTrainer } from "../../benchmarks/trainer/bench-trainer.js";
 import type { TrainerBenchResult } from "../../benchmarks/trainer/trainer-bench-result.js";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { ModelPresetNameSchema } from "../../inference/model-files/model-presets.js";
 import { EXIT } from "../cli-io.js";
 import { integerFlag } from "../flag-schemas.js";

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Option, type Command } from "commander";
 import { z } from "zod";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
 import { createChallengeSandbox } from "../../dream/challenges/create-challenge-sandbox.js";
 import type { DreamCycleRecord } from "../../dream/cycle/dream-cycle-record.js";

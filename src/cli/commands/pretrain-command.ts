@@ -3,7 +3,7 @@ import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Option, type Command } from "commander";
 import { z } from "zod";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { JsonlAppender } from "../../core/jsonl/jsonl-appender.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
 import { arithmeticExample } from "../../tasks/arithmetic/arithmetic-corpus.js";

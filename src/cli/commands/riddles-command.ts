@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { Option, type Command } from "commander";
 import { z } from "zod";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
 import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
 import { bundledArithmeticBase } from "../../inference/model-files/bundled-models.js";

@@ -6,7 +6,7 @@ import { WorkerEngineClient } from "../../arena/pool/worker-engine-client.js";
 import { RunDirectory } from "../../arena/run-directory.js";
 import { runBatches } from "../../arena/run-batches.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { BatchPlanEntry } from "../../arena/arena.js";
 import type { Environment } from "../../environments/environment.js";
 import type { ScriptedRule } from "../../inference/scripted-inference-client.js";

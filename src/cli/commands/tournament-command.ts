@@ -2,7 +2,7 @@ import { mkdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Option, type Command } from "commander";
 import { z } from "zod";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { writeFileAtomic } from "../../core/write-file-atomic.js";
 import { writeExploitCandidate } from "../../tournament/exploits/write-exploit-candidate.js";
 import { loadKernel } from "../../tournament/kernel/load-kernel.js";

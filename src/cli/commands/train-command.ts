@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { z } from "zod";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { JsonValue } from "../../core/json.js";
 import { readJsonl } from "../../core/jsonl/read-jsonl.js";
 import { parseInput } from "../../core/parse-input.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { InvalidInputError } from "../errors.js";
+import { InvalidInputError } from "../errors/index.js";
 import type { JsonValue } from "../json.js";
 import type { CreditAssigner, CreditSample } from "./credit-assigner.js";
 

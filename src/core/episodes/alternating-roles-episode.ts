@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../errors.js";
+import { InvalidInputError } from "../errors/index.js";
 import type { JsonValue } from "../json.js";
 import type { Message, Messages } from "../schemas/message.js";
 import { Episode } from "./episode.js";

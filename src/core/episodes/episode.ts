@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { InvalidInputError } from "../errors.js";
+import { InvalidInputError } from "../errors/index.js";
 import type { JsonObject, JsonValue } from "../json.js";
 import type { Role } from "../schemas/role.js";
 import type { Verifier } from "../verifiers/verifier.js";

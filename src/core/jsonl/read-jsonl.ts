@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { z } from "zod";
-import { CorruptJsonlError } from "../errors.js";
+import { CorruptJsonlError } from "../errors/index.js";
 
 export interface JsonlContents<T> {
   records: T[];

@@ -1,6 +1,6 @@
 import seedrandom from "seedrandom";
 import { z } from "zod";
-import { InvalidInputError } from "../errors.js";
+import { InvalidInputError } from "../errors/index.js";
 import { parseInput } from "../parse-input.js";
 
 const BYTE = z.number().int().min(0).max(255);

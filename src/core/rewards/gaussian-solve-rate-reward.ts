@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../errors.js";
+import { InvalidInputError } from "../errors/index.js";
 import { assertSolveRate } from "./solve-rate.js";
 
 export interface GaussianSolveRateRewardOptions {

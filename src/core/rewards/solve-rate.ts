@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../errors.js";
+import { InvalidInputError } from "../errors/index.js";
 
 /** Checks that a solve (pass) rate is a probability. */
 export function assertSolveRate(passRate: number): void {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { StructuredOutputError } from "../errors.js";
+import { StructuredOutputError } from "../errors/index.js";
 import { extractJson } from "./extract-json.js";
 import type { StructuredOutputStats } from "./structured-output-stats.js";
 

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../errors.js";
+import { InvalidInputError } from "../errors/index.js";
 import type { Rollout } from "../schemas/rollout.js";
 import { lastCompletion } from "./last-completion.js";
 import type { ScoringContext, Verifier, VerifierOutput } from "./verifier.js";

@@ -1,4 +1,4 @@
-import { JudgeOutputError, InvalidInputError } from "../errors.js";
+import { JudgeOutputError, InvalidInputError } from "../errors/index.js";
 import type { Rewards } from "../schemas/generate-result.js";
 import type { Messages } from "../schemas/message.js";
 import type { Rollout } from "../schemas/rollout.js";

@@ -1,4 +1,4 @@
-import { InvalidRewardError } from "../errors.js";
+import { InvalidRewardError } from "../errors/index.js";
 import type { GenerateResult } from "../schemas/generate-result.js";
 import type { Rollout } from "../schemas/rollout.js";
 import type { ScoringContext, Verifier, VerifierOutput } from "./verifier.js";

@@ -1,7 +1,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { JsonlAppender } from "../../core/jsonl/jsonl-appender.js";
 import { readJsonl } from "../../core/jsonl/read-jsonl.js";
 import { deriveStream } from "../../core/random/random-stream.js";

@@ -1,4 +1,4 @@
-import { SelfplayError } from "../../core/errors.js";
+import { SelfplayError } from "../../core/errors/index.js";
 
 /**
  * A setup left more fixtures than a snapshot may hold (it is read whole into

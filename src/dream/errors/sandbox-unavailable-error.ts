@@ -1,4 +1,4 @@
-import { SelfplayError } from "../../core/errors.js";
+import { SelfplayError } from "../../core/errors/index.js";
 
 /**
  * A protection the sandbox needs cannot be had on this machine (containers

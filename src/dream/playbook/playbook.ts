@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { parseInput } from "../../core/parse-input.js";
 import { writeFileAtomic } from "../../core/write-file-atomic.js";
 import { checkGeneralization, type GeneralizationSource } from "../lessons/generalization-guard.js";

@@ -1,4 +1,4 @@
-import { toErrorRecord } from "../../core/errors.js";
+import { toErrorRecord } from "../../core/errors/index.js";
 import type { InferenceClient } from "../../core/inference-client.js";
 import type { RandomStream } from "../../core/random/random-stream.js";
 import { challengeId, type Challenge } from "../challenges/challenge.js";

@@ -1,4 +1,4 @@
-import { SelfplayError } from "../../core/errors.js";
+import { SelfplayError } from "../../core/errors/index.js";
 
 /**
  * An environment (`selfplay train --env`) cannot be used: an unknown name, a

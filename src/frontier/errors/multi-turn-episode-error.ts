@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 
 /**
  * Monte-Carlo labels were asked of a multi-turn episode: a continuation

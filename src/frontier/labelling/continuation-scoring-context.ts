@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { ScoringContext } from "../../core/verifiers/verifier.js";
 import { MultiTurnEpisodeError } from "../errors/multi-turn-episode-error.js";
 import type { PrmTrajectory } from "./prm-trajectory.js";

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { GenerationRequest, InferenceClient } from "../../core/inference-client.js";
 import { deriveStream } from "../../core/random/random-stream.js";
 import type { Rollout } from "../../core/schemas/rollout.js";

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { GenerateResult } from "../../core/schemas/generate-result.js";
 import type { Rollout } from "../../core/schemas/rollout.js";
 import type { Step } from "../../core/schemas/step.js";

@@ -1,4 +1,4 @@
-import { CorruptJsonlError, InvalidInputError } from "../../core/errors.js";
+import { CorruptJsonlError, InvalidInputError } from "../../core/errors/index.js";
 import { readJsonl } from "../../core/jsonl/read-jsonl.js";
 import { GenerateResultSchema } from "../../core/schemas/generate-result.js";
 import { expandGlob } from "./expand-glob.js";

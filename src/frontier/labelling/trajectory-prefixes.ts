@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { Step } from "../../core/schemas/step.js";
 
 /** A partial solution: the role's completions up to `tokens` tokens into its Step `stepIndex`. */

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 
 /** Throws unless scores and labels pair up and every one is a number in [0, 1] (scores may be any finite number when `anyScore`). */
 export function checkScoredLabels(scores: readonly number[], labels: readonly number[], anyScore = false): void {

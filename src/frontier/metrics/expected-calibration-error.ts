@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { checkScoredLabels } from "./check-scored-labels.js";
 
 /**

@@ -1,4 +1,4 @@
-import { PrmModelError } from "../../core/errors.js";
+import { PrmModelError } from "../errors/index.js";
 import type { Featuriser } from "./featuriser.js";
 import type { FeaturiserSettings } from "./featuriser-settings.js";
 import { HashedNgramFeaturiser } from "./hashed-ngram-featuriser.js";

@@ -1,7 +1,8 @@
 import { access } from "node:fs/promises";
 import { join } from "node:path";
 import type * as ort from "onnxruntime-node";
-import { InvalidInputError, PrmModelError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
+import { PrmModelError } from "../errors/index.js";
 import { createFeaturiser } from "./create-featuriser.js";
 import type { Featuriser } from "./featuriser.js";
 import { PRM_FILES, type PrmMetadata } from "./prm-metadata.js";

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { readJsonl } from "../../core/jsonl/read-jsonl.js";
 import { expandGlob } from "../labelling/expand-glob.js";
 import { PrmExampleSchema, type PrmExample } from "./prm-state.js";

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { PrmModelError } from "../../core/errors.js";
+import { PrmModelError } from "../errors/index.js";
 import { PRM_FILES, PrmMetadataSchema, type PrmMetadata } from "./prm-metadata.js";
 
 /** The validated `prm.json` of a PRM directory. */

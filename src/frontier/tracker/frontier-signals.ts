@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 
 /**
  * How unsure a PRM is about a state: 1 − 2·|p − 0.5| — 1 at p = 0.5 (no

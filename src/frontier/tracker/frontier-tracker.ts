@@ -1,4 +1,5 @@
-import { InvalidInputError, InvalidPrmScoreError, toErrorRecord } from "../../core/errors.js";
+import { InvalidInputError, toErrorRecord } from "../../core/errors/index.js";
+import { InvalidPrmScoreError } from "../errors/index.js";
 import { parseInput } from "../../core/parse-input.js";
 import { RandomStream } from "../../core/random/random-stream.js";
 import type { PrmScorer } from "../prm/prm-scorer.js";

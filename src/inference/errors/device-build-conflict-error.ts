@@ -1,4 +1,4 @@
-import { SelfplayError } from "../../core/errors.js";
+import { SelfplayError } from "../../core/errors/index.js";
 
 /**
  * A process holds one llama.cpp build (node-llama-cpp's CPU, CUDA or Vulkan binaries) and the native

@@ -1,4 +1,4 @@
-import { SelfplayError } from "../../core/errors.js";
+import { SelfplayError } from "../../core/errors/index.js";
 
 /** A device was asked for (`--device`, `device:`) that the loaded llama.cpp build's ggml does not have. */
 export class DeviceNotFoundError extends SelfplayError {

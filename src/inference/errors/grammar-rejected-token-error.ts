@@ -1,4 +1,4 @@
-import { SelfplayError } from "../../core/errors.js";
+import { SelfplayError } from "../../core/errors/index.js";
 
 /**
  * A recorded completion token is not allowed by the grammar it is said to have

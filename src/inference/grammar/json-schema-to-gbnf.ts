@@ -1,4 +1,4 @@
-import { UnsupportedSchemaError } from "../../core/errors.js";
+import { UnsupportedSchemaError } from "../errors/index.js";
 import type { JsonObject, JsonValue } from "../../core/json.js";
 import { gbnfLiteral } from "./gbnf-literal.js";
 import { integerRangeExpression, numberExpression } from "./gbnf-numbers.js";

@@ -1,5 +1,5 @@
 import { LlamaGrammarEvaluationState, TokenBias, type Llama, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { Constraint, LogitBias } from "../../core/schemas/constraint.js";
 import { grammarTextFor } from "../grammar/grammar-text-for.js";
 

@@ -1,5 +1,5 @@
 import type { LlamaModel, Token } from "node-llama-cpp";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type {
   GenerateOptions,
   GenerationOutput,

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 
 export interface LoraUpdateShape {
   /** Columns of W and of A. */

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 
 /** File name of the arithmetic base `selfplay pretrain` made and `models/` ships. */
 export const ARITHMETIC_BASE_FILE_NAME = "selfplay-arithmetic-base.gguf";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { parseInput } from "../../core/parse-input.js";
 import { deriveStream } from "../../core/random/random-stream.js";
 import { SeedSchema } from "../../core/schemas/sampler-settings.js";

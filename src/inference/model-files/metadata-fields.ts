@@ -1,4 +1,4 @@
-import { InvalidModelFileError } from "../../core/errors.js";
+import { InvalidModelFileError } from "../errors/index.js";
 import type { GgufMetadata, GgufValue } from "../../gguf/gguf-value.js";
 
 /**

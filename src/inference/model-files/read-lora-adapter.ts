@@ -1,4 +1,4 @@
-import { InvalidAdapterFileError } from "../../core/errors.js";
+import { InvalidAdapterFileError } from "../errors/index.js";
 import { GgufReader } from "../../gguf/gguf-reader.js";
 import type { GgufTensorInfo } from "../../gguf/gguf-tensor-info.js";
 import type { GgufMetadata, GgufValue } from "../../gguf/gguf-value.js";

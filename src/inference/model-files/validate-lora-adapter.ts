@@ -1,4 +1,4 @@
-import { AdapterMismatchError } from "../../core/errors.js";
+import { AdapterMismatchError } from "../errors/index.js";
 import { LORA_ADAPTER_KEYS, LORA_A_SUFFIX, LORA_B_SUFFIX } from "./lora-adapter-format.js";
 import { readLoraAdapter, type LoraAdapterHeader } from "./read-lora-adapter.js";
 import { readLoraBase } from "./read-lora-base.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { parseInput } from "../../core/parse-input.js";
 import type { GgufValue } from "../../gguf/gguf-value.js";
 import { dimsFromRowMajorShape } from "../../gguf/row-major-shape.js";

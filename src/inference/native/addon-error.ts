@@ -1,4 +1,5 @@
-import { InvalidInputError, NativeEngineDisposedError, NativeEngineError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
+import { NativeEngineDisposedError, NativeEngineError } from "../errors/index.js";
 import { GrammarRejectedTokenError } from "../errors/grammar-rejected-token-error.js";
 import type { AddonErrorCode } from "./AddonTypes.js";
 

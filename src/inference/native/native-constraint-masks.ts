@@ -1,4 +1,5 @@
-import { InvalidInputError, NativeEngineDisposedError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
+import { NativeEngineDisposedError } from "../errors/index.js";
 import type { GrammarConstraint } from "../../core/schemas/grammar-constraint.js";
 import type { ConstraintMasks } from "../grammar/constraint-masks.js";
 import { openNativeDevice } from "./open-native-device.js";

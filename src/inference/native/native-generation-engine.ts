@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { InvalidInputError, NativeEngineDisposedError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
+import { NativeEngineDisposedError } from "../errors/index.js";
 import { parseInput } from "../../core/parse-input.js";
 import { DeviceSchema } from "../device/device-option.js";
 import type { ResolvedDevice } from "../device/resolve-device.js";

@@ -1,4 +1,4 @@
-import { InvalidModelFileError, NativeEngineDisposedError } from "../../core/errors.js";
+import { InvalidModelFileError, NativeEngineDisposedError } from "../errors/index.js";
 import type { AddonErrorCode, AddonGgmlPolicy, AddonGgmlPolicyOptions, AddonGgmlTensorKind, GgmlKernelsInUse } from "./AddonTypes.js";
 import type { Device } from "../device/device-option.js";
 import type { ResolvedDevice } from "../device/resolve-device.js";

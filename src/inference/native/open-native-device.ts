@@ -1,4 +1,4 @@
-import { NativeAddonUnavailableError } from "../../core/errors.js";
+import { NativeAddonUnavailableError } from "../errors/index.js";
 import type { Device } from "../device/device-option.js";
 import { resolveDevice, type ResolvedDevice } from "../device/resolve-device.js";
 import type { AddonBinding } from "./AddonTypes.js";

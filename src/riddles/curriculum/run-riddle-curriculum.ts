@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Arena } from "../../arena/arena.js";
 import { RunDirectory } from "../../arena/run-directory.js";
 import type { Episode } from "../../core/episodes/episode.js";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { InferenceClient } from "../../core/inference-client.js";
 import type { JsonObject } from "../../core/json.js";
 import { ActorInbox } from "../inbox/actor-inbox.js";

@@ -1,5 +1,5 @@
 import type { EpisodeContext } from "../../core/episodes/episode-context.js";
-import { StructuredOutputError } from "../../core/errors.js";
+import { StructuredOutputError } from "../../core/errors/index.js";
 import type { Messages } from "../../core/schemas/message.js";
 import { RoleSchema } from "../../core/schemas/role.js";
 import { extractJson } from "../../core/structured/extract-json.js";

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { EpisodeContext } from "../../core/episodes/episode-context.js";
 import { Episode } from "../../core/episodes/episode.js";
-import { HeldOutProblemError, InvalidInputError } from "../../core/errors.js";
+import { HeldOutProblemError } from "./errors/index.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { JsonObject } from "../../core/json.js";
 import type { DifficultyReward } from "../../core/rewards/difficulty-reward.js";
 import type { Rollout } from "../../core/schemas/rollout.js";

@@ -1,5 +1,5 @@
 import type { EpisodeContext } from "../../core/episodes/episode-context.js";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { RoleSchema } from "../../core/schemas/role.js";
 import type { AnswerGrade, Riddle, RiddleValidity, SolverAnswer } from "../../riddles/riddle-contracts.js";
 import { parseArithmeticExpression, firstInteger } from "./arithmetic-expression.js";

@@ -6,7 +6,7 @@ import { extractSolutionSource } from "../../dream/solver/extract-solution-sourc
 import type { Rollout } from "../../core/schemas/rollout.js";
 import { lastCompletion } from "../../core/verifiers/last-completion.js";
 import type { ScoringContext, Verifier, VerifierOutput } from "../../core/verifiers/verifier.js";
-import { UngradableChallengeError } from "./ungradable-challenge-error.js";
+import { UngradableChallengeError } from "./errors/index.js";
 
 export interface DreamAttemptVerifierOptions {
   /** The solver role whose last completion is the attempt. */

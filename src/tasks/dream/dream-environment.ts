@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ArtifactStore } from "../../arena/artifact-store.js";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { InferenceClient } from "../../core/inference-client.js";
 import type { JsonValue } from "../../core/json.js";
 import { parseInput } from "../../core/parse-input.js";

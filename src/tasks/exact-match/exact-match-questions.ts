@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { fnv1aText } from "../../core/hashing/fnv1a.js";
 import type { ExactMatchQuestion } from "./exact-match-episode.js";
 

@@ -1,7 +1,7 @@
 import { compiledModuleUrl } from "../../arena/pool/compiled-module-url.js";
 import type { EpisodeModule } from "../../arena/pool/episode-module.js";
 import type { Episode } from "../../core/episodes/episode.js";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { JsonObject, JsonValue } from "../../core/json.js";
 import { loadKernel } from "../../tournament/kernel/load-kernel.js";
 import { TournamentEpisode, type TournamentEpisodeOptions } from "../../tournament/episode/tournament-episode.js";

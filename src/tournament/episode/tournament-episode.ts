@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { EpisodeContext } from "../../core/episodes/episode-context.js";
 import { Episode } from "../../core/episodes/episode.js";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { JsonObject } from "../../core/json.js";
 import { parseInput } from "../../core/parse-input.js";
 import { RoleSchema, type Role } from "../../core/schemas/role.js";

@@ -1,1 +1,4 @@
-export { ExploitRecordError, KernelFileError, KernelVersionMismatchError, UnknownActionError } from "./tournament-errors.js";
+export { ExploitRecordError } from "./exploit-record-error.js";
+export { KernelFileError } from "./kernel-file-error.js";
+export { KernelVersionMismatchError } from "./kernel-version-mismatch-error.js";
+export { UnknownActionError } from "./unknown-action-error.js";

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { isMap, isScalar, isSeq, parseDocument } from "yaml";
 import { parseInput } from "../../core/parse-input.js";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { KernelFileError } from "../errors/index.js";
 import { Kernel } from "./kernel.js";
 import { KernelDocumentSchema, PATCHABLE_PARAMS } from "./kernel-schema.js";

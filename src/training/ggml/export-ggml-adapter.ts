@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { readLoraAdapter } from "../../inference/model-files/read-lora-adapter.js";
 import { LORA_A_SUFFIX, LORA_B_SUFFIX } from "../../inference/model-files/lora-adapter-format.js";
 import { writeLoraAdapter, type LoraMatrixPair } from "../../inference/model-files/write-lora-adapter.js";

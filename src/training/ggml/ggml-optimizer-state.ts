@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { GgufReader } from "../../gguf/gguf-reader.js";
 import { writeGguf, type GgufTensorInput } from "../../gguf/write-gguf.js";
 import { MOMENT_SUFFIXES, OPTIMIZER_STEPS_KEY } from "../tfjs/optimizer/write-optimizer-state.js";

@@ -1,6 +1,7 @@
 import { totalmem } from "node:os";
 import { z } from "zod";
-import { InvalidInputError, NativeAddonUnavailableError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
+import { NativeAddonUnavailableError } from "../../inference/errors/index.js";
 import { DeviceSchema } from "../../inference/device/device-option.js";
 import type { ResolvedDevice } from "../../inference/device/resolve-device.js";
 import { openNativeDevice } from "../../inference/native/open-native-device.js";

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { TrainingRecord } from "../../core/schemas/training-record.js";
 import type { ConstraintMasks } from "../../inference/grammar/constraint-masks.js";
 import { aggregationWeights } from "../update/aggregation-weights.js";

@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { z } from "zod";
 import { join, resolve } from "node:path";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { InferenceClient } from "../../core/inference-client.js";
 import { parseInput } from "../../core/parse-input.js";
 import { GgufReader } from "../../gguf/gguf-reader.js";

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { NativeGgmlChunk } from "../../inference/native/native-ggml-policy.js";
 import { constraintRows } from "../tfjs/policy/constraint-rows.js";
 import type { ScoredSequence } from "../tfjs/policy/pack-sequences.js";

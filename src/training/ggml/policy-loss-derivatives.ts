@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { PolicyLossConfiguration } from "../update/policy-loss-configuration.js";
 
 /** Per trained token, flat and aligned, as `policyLoss` takes them, but as plain arrays of values. */

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 
 /**
  * Mean over tokens of the k3 estimator of KL(engine ‖ trainer) from tokens the

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { Environment } from "../../environments/environment.js";
 import type { TrainingConfiguration } from "./training-configuration.js";
 

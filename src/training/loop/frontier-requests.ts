@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Arena } from "../../arena/arena.js";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { JsonObject } from "../../core/json.js";
 import { parseInput } from "../../core/parse-input.js";
 import { RandomStream, RandomStreamStateSchema, deriveStream } from "../../core/random/random-stream.js";

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { JsonValue } from "../../core/json.js";
 import { findTrainingCheckpoint } from "./training-checkpoint-files.js";
 

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { findTrainingCheckpoint } from "./training-checkpoint-files.js";
 
 /** A policy to load: a model file, and a LoRA adapter over it when the run trained one. */

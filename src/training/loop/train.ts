@@ -6,7 +6,7 @@ import { perWorkerThreads } from "../../arena/pool/per-worker-threads.js";
 import { WorkerEngineClient } from "../../arena/pool/worker-engine-client.js";
 import { RUN_FILES } from "../../arena/run-directory.js";
 import type { Episode } from "../../core/episodes/episode.js";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { InferenceClient } from "../../core/inference-client.js";
 import type { JsonObject } from "../../core/json.js";
 import { JsonlAppender } from "../../core/jsonl/jsonl-appender.js";

@@ -1,7 +1,7 @@
 import { readdir, rm, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { RUN_FILES } from "../../arena/run-directory.js";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { JsonObject, JsonValue } from "../../core/json.js";
 import { CHECKPOINT_FOLDER, checkpointFilePath, parseCheckpointFileName } from "../trainer/checkpoint-paths.js";
 import { commitCheckpoint } from "../trainer/commit-checkpoint.js";

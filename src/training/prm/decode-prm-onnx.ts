@@ -1,5 +1,5 @@
 import onnxProto from "onnx-proto";
-import { PrmModelError } from "../../core/errors.js";
+import { PrmModelError } from "../../frontier/errors/index.js";
 import type { PrmNetworkShape } from "../../frontier/prm/prm-metadata.js";
 import { PRM_ONNX_INITIALISERS } from "./prm-onnx-graph.js";
 import { prmWeightShapes, type PrmWeights } from "./prm-weights.js";

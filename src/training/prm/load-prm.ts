@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { PrmModelError } from "../../core/errors.js";
+import { PrmModelError } from "../../frontier/errors/index.js";
 import { PRM_FILES, type PrmMetadata } from "../../frontier/prm/prm-metadata.js";
 import { readPrmMetadata } from "../../frontier/prm/read-prm-metadata.js";
 import { decodePrmOnnx } from "./decode-prm-onnx.js";

@@ -1,5 +1,5 @@
 import * as tf from "@tensorflow/tfjs";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { PrmNetworkShape } from "../../frontier/prm/prm-metadata.js";
 import { checkPrmWeights, prmWeightShapes, type PrmWeights } from "./prm-weights.js";
 

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { RandomStream } from "../../core/random/random-stream.js";
 import type { PrmNetworkShape } from "../../frontier/prm/prm-metadata.js";
 

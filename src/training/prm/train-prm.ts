@@ -1,5 +1,5 @@
 import * as tf from "@tensorflow/tfjs";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { parseInput } from "../../core/parse-input.js";
 import { deriveStream } from "../../core/random/random-stream.js";
 import { prmMetrics } from "../../frontier/metrics/prm-metrics.js";

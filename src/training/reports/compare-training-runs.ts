@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { TrainingRun } from "./read-training-run.js";
 
 /** One run at the common wall-clock budget. */

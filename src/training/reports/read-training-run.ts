@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { RUN_FILES } from "../../arena/run-directory.js";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { readJsonl } from "../../core/jsonl/read-jsonl.js";
 import { findTrainingCheckpoint } from "../loop/training-checkpoint-files.js";
 import type { FrontierConfiguration } from "../../frontier/frontier-configuration.js";

@@ -1,6 +1,6 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import { parseInput } from "../../core/parse-input.js";
 import { writeFileAtomic } from "../../core/write-file-atomic.js";
 import { TRAINER_CHECKPOINT_FILES, TrainerCheckpointManifestSchema, type TrainerCheckpointManifest } from "./trainer-checkpoint.js";

@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 import type { TrainerBackend } from "./trainer-checkpoint.js";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { InvalidInputError } from "../../core/errors.js";
+import { InvalidInputError } from "../../core/errors/index.js";
 
 /**
  * How per-token loss terms become one number, as the RL literature names them:

@@ -1,4 +1,4 @@
-import { NativeAddonUnavailableError } from "../../core/errors.js";
+import { NativeAddonUnavailableError } from "../../inference/errors/index.js";
 import type { TrainingRecord } from "../../core/schemas/training-record.js";
 import type { ConstraintMasks } from "../../inference/grammar/constraint-masks.js";
 import { NativeConstraintMasks } from "../../inference/native/native-constraint-masks.js";

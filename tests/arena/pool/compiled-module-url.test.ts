@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { compiledModuleUrl, compiledSiblingFile } from "../../../src/arena/pool/compiled-module-url.js";
-import { RolloutPoolError } from "../../../src/core/errors.js";
+import { RolloutPoolError } from "../../../src/arena/pool/errors/index.js";
 
 const root = resolve(import.meta.dirname, "../../..");
 const url = (path: string) => pathToFileURL(resolve(root, path)).href;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findLlamaCppTool } from "../../../src/benchmarks/llama-cpp/find-llama-cpp-tool.js";
 import { bundledLlamaCppRelease } from "../../../src/benchmarks/llama-cpp/llama-cpp-release.js";
-import { LlamaCppToolError } from "../../../src/core/errors.js";
+import { LlamaCppToolError } from "../../../src/benchmarks/errors/index.js";
 
 let folder: string;
 beforeAll(async () => {

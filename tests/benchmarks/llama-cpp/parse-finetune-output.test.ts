@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { finetuneStepStarts, finetuneTokensPerSecond } from "../../../src/benchmarks/llama-cpp/parse-finetune-output.js";
-import { LlamaCppToolError } from "../../../src/core/errors.js";
+import { LlamaCppToolError } from "../../../src/benchmarks/errors/index.js";
 
 /** stderr of `llama-finetune` (bundled release) on the medium random model, 6 windows of 512 tokens, 1 thread. */
 const OUTPUT = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RoleBaselineAdvantage } from "../../../src/core/credit/role-baseline-advantage.js";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError } from "../../../src/core/errors/index.js";
 import { creditSample } from "../../helpers/credit-sample.js";
 import { expectAllClose } from "../../helpers/expect-close.js";
 

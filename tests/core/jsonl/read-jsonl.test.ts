@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { CorruptJsonlError } from "../../../src/core/errors.js";
+import { CorruptJsonlError } from "../../../src/core/errors/index.js";
 import { readJsonl } from "../../../src/core/jsonl/read-jsonl.js";
 
 const RecordSchema = z.object({ id: z.number().int(), text: z.string() });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError } from "../../../src/core/errors/index.js";
 import { RandomStream, deriveStream, type RandomStreamState } from "../../../src/core/random/random-stream.js";
 
 function draws(stream: RandomStream, count: number): number[] {

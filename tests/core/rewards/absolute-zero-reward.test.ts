@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError } from "../../../src/core/errors/index.js";
 import { absoluteZeroReward } from "../../../src/core/rewards/absolute-zero-reward.js";
 
 describe("absoluteZeroReward", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError } from "../../../src/core/errors/index.js";
 import { gaussianSolveRateReward } from "../../../src/core/rewards/gaussian-solve-rate-reward.js";
 
 describe("gaussianSolveRateReward", () => {

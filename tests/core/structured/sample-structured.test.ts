@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { StructuredOutputError } from "../../../src/core/errors.js";
+import { StructuredOutputError } from "../../../src/core/errors/index.js";
 import { sampleStructured } from "../../../src/core/structured/sample-structured.js";
 import { emptyStructuredOutputStats } from "../../../src/core/structured/structured-output-stats.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError } from "../../../src/core/errors/index.js";
 import { ExactMatchVerifier } from "../../../src/core/verifiers/exact-match-verifier.js";
 import { fakeScoringContext } from "../../helpers/fake-scoring-context.js";
 import { makeRollout, makeStep } from "../../helpers/make-step.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidInputError, JudgeOutputError } from "../../../src/core/errors.js";
+import { InvalidInputError, JudgeOutputError } from "../../../src/core/errors/index.js";
 import type { Messages } from "../../../src/core/schemas/message.js";
 import type { Rollout } from "../../../src/core/schemas/rollout.js";
 import { LLMJudgeVerifier, type JudgeParse } from "../../../src/core/verifiers/llm-judge-verifier.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidRewardError } from "../../../src/core/errors.js";
+import { InvalidRewardError } from "../../../src/core/errors/index.js";
 import { absoluteZeroReward } from "../../../src/core/rewards/absolute-zero-reward.js";
 import type { GenerateResult } from "../../../src/core/schemas/generate-result.js";
 import { MonteCarloVerifier } from "../../../src/core/verifiers/monte-carlo-verifier.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { StructuredOutputError } from "../../../src/core/errors.js";
+import { StructuredOutputError } from "../../../src/core/errors/index.js";
 import type { Rewards } from "../../../src/core/schemas/generate-result.js";
 import { jsonSchemaConstraint } from "../../../src/core/structured/json-schema-constraint.js";
 import { ZeroSumJudgeVerifier, zeroSumVerdictSchema } from "../../../src/core/verifiers/zero-sum-judge-verifier.js";

@@ -1,6 +1,6 @@
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CorruptJsonlError, InvalidInputError } from "../../../src/core/errors.js";
+import { CorruptJsonlError, InvalidInputError } from "../../../src/core/errors/index.js";
 import { ReadOnlyJournalError } from "../../../src/dream/journal/errors/read-only-journal-error.js";
 import { FailedRunJournal } from "../../../src/dream/journal/failed-run-journal.js";
 import { failedRun, temporaryPath } from "./journal-helpers.js";

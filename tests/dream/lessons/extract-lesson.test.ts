@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { StructuredOutputError } from "../../../src/core/errors.js";
+import { StructuredOutputError } from "../../../src/core/errors/index.js";
 import { extractLesson } from "../../../src/dream/lessons/extract-lesson.js";
 import type { LessonExtractionInput } from "../../../src/dream/lessons/lesson-extraction-prompt.js";
 import { fakeScoringContext } from "../../helpers/fake-scoring-context.js";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError } from "../../../src/core/errors/index.js";
 import { LessonNotAdmittedError } from "../../../src/dream/playbook/errors/lesson-not-admitted-error.js";
 import { UnknownLessonError } from "../../../src/dream/playbook/errors/unknown-lesson-error.js";
 import { lessonId } from "../../../src/dream/playbook/lesson-id.js";

@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError } from "../../../src/core/errors/index.js";
 import { SandboxOptionsError, SandboxUnavailableError } from "../../../src/dream/errors/index.js";
 import { probeSandboxNamespaces } from "../../../src/dream/sandbox/probe-sandbox-namespaces.js";
 import { runInSandbox, type SandboxInternals } from "../../../src/dream/sandbox/run-in-sandbox.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Arena } from "../../../src/arena/arena.js";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError } from "../../../src/core/errors/index.js";
 import type { GenerationRequest } from "../../../src/core/inference-client.js";
 import type { GenerateResult } from "../../../src/core/schemas/generate-result.js";
 import { byteVocabularyText } from "../../../src/frontier/labelling/byte-vocabulary-text.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError } from "../../../src/core/errors/index.js";
 import { areaUnderRocCurve } from "../../../src/frontier/metrics/area-under-roc-curve.js";
 
 describe("areaUnderRocCurve", () => {

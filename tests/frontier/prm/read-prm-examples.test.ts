@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CorruptJsonlError, InvalidInputError } from "../../../src/core/errors.js";
+import { CorruptJsonlError, InvalidInputError } from "../../../src/core/errors/index.js";
 import { readPrmExamples } from "../../../src/frontier/prm/read-prm-examples.js";
 
 const line = (label: number, prefix = "") => `${JSON.stringify({ task: "2+3", cluster: "add-1x1-no-carry", prefix, label })}\n`;

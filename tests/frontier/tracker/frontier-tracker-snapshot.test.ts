@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError } from "../../../src/core/errors/index.js";
 import { RandomStream } from "../../../src/core/random/random-stream.js";
 import { FrontierTracker } from "../../../src/frontier/tracker/frontier-tracker.js";
 import type { PrmScorer } from "../../../src/frontier/prm/prm-scorer.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError } from "../../../src/core/errors/index.js";
 import { RandomStream } from "../../../src/core/random/random-stream.js";
 import type { ClusterOutcome } from "../../../src/frontier/tracker/cluster-outcome.js";
 import { FRONTIER_TARGET_HINT } from "../../../src/frontier/tracker/frontier-decision.js";

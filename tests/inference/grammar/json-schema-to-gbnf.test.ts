@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { UnsupportedSchemaError } from "../../../src/core/errors.js";
+import { UnsupportedSchemaError } from "../../../src/inference/errors/index.js";
 import { jsonSchemaConstraint } from "../../../src/core/structured/json-schema-constraint.js";
 import { jsonSchemaToGbnf } from "../../../src/inference/grammar/json-schema-to-gbnf.js";
 import { gbnfLiteral } from "../../../src/inference/grammar/gbnf-literal.js";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { NativeAddonUnavailableError } from "../../../src/core/errors.js";
+import { NativeAddonUnavailableError } from "../../../src/inference/errors/index.js";
 
 vi.mock("../../../src/inference/native/load-native-addon.js", () => ({
   loadNativeAddon: vi.fn(async () => ({ binding: undefined, reason: "build/Release/selfplay_native.node was not built" })),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError } from "../../../src/core/errors/index.js";
 import { addLoraUpdate, loraFactor } from "../../../src/inference/model-files/add-lora-update.js";
 
 describe("addLoraUpdate", () => {

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError } from "../../../src/core/errors/index.js";
 import { GgufReader } from "../../../src/gguf/gguf-reader.js";
 import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
 import { gpt2ByteCharacters } from "../../../src/inference/model-files/byte-vocabulary.js";

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError } from "../../../src/core/errors/index.js";
 import { GgufReader } from "../../../src/gguf/gguf-reader.js";
 import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
 import { readLoraAdapter } from "../../../src/inference/model-files/read-lora-adapter.js";

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError } from "../../../src/core/errors/index.js";
 import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
 import type { AddonModel } from "../../../src/inference/native/AddonTypes.js";
 import { timeEngineForward } from "../../../src/inference/native/time-engine-forward.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError } from "../../../src/core/errors/index.js";
 import { createRiddleEpisodes } from "../../../src/tasks/riddles/riddle-episodes.js";
 import { FreeFormDomain } from "../../../src/riddles/domains/free-form-domain.js";
 

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError } from "../../../src/core/errors/index.js";
 import type { TrainingBatch, TrainingRecord } from "../../../src/core/schemas/training-record.js";
 import { DEFAULT_SAMPLER } from "../../../src/core/schemas/sampler-settings.js";
 import { GgufReader } from "../../../src/gguf/gguf-reader.js";

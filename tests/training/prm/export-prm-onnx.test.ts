@@ -3,7 +3,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PrmModelError } from "../../../src/core/errors.js";
+import { PrmModelError } from "../../../src/frontier/errors/index.js";
 import { HashedNgramFeaturiser } from "../../../src/frontier/prm/hashed-ngram-featuriser.js";
 import { OnnxPrmScorer } from "../../../src/frontier/prm/onnx-prm-scorer.js";
 import { loadPrm } from "../../../src/training/prm/load-prm.js";

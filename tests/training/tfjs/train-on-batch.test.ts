@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import seedrandom from "seedrandom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError } from "../../../src/core/errors/index.js";
 import type { TrainingRecord } from "../../../src/core/schemas/training-record.js";
 import { DEFAULT_SAMPLER } from "../../../src/core/schemas/sampler-settings.js";
 import { LlamaInferenceClient } from "../../../src/inference/llama/llama-inference-client.js";

@@ -3,7 +3,7 @@ import { mkdtemp } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../src/core/errors.js";
+import { InvalidInputError } from "../../../src/core/errors/index.js";
 import { createExactMatchEnvironment } from "../../../src/tasks/exact-match/exact-match-environment.js";
 import { createTrainer } from "../../../src/training/trainer/create-trainer.js";
 import { assertBackendTakesThreads, updateThreads } from "../../../src/training/trainer/update-threads.js";

@@ -1,4 +1,4 @@
-import { SelfplayError } from "../../../core/errors.js";
+import { SelfplayError } from "../../../core/errors/index.js";
 
 /** A write through the solver's read-only view of the failed-run journal. */
 export class ReadOnlyJournalError extends SelfplayError {

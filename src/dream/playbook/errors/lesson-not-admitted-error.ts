@@ -1,4 +1,4 @@
-import { SelfplayError } from "../../../core/errors.js";
+import { SelfplayError } from "../../../core/errors/index.js";
 
 /** Playbook.admit was handed a lesson that has not passed both gates. */
 export class LessonNotAdmittedError extends SelfplayError {

@@ -1,4 +1,4 @@
-import { SelfplayError } from "../../../core/errors.js";
+import { SelfplayError } from "../../../core/errors/index.js";
 
 /** Usage was recorded for a lesson id the playbook has never held. */
 export class UnknownLessonError extends SelfplayError {

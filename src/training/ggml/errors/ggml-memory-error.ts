@@ -1,4 +1,4 @@
-import { SelfplayError } from "../../../core/errors.js";
+import { SelfplayError } from "../../../core/errors/index.js";
 
 /** What the ggml trainer would need, refused before any buffer is allocated. */
 export class GgmlMemoryError extends SelfplayError {

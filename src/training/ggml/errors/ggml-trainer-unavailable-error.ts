@@ -1,4 +1,4 @@
-import { SelfplayError } from "../../../core/errors.js";
+import { SelfplayError } from "../../../core/errors/index.js";
 
 /** The ggml trainer needs the native addon, which is not built or does not fit node-llama-cpp's llama.cpp. */
 export class GgmlTrainerUnavailableError extends SelfplayError {

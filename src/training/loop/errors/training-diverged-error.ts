@@ -1,4 +1,4 @@
-import { SelfplayError } from "../../../core/errors.js";
+import { SelfplayError } from "../../../core/errors/index.js";
 
 /**
  * `maxNonFiniteUpdates` updates in a row had a non-finite loss or gradient in

@@ -1,6 +1,6 @@
 import * as tf from "@tensorflow/tfjs";
 import { z } from "zod";
-import { InvalidInputError } from "../../../core/errors.js";
+import { InvalidInputError } from "../../../core/errors/index.js";
 import { parseInput } from "../../../core/parse-input.js";
 
 /**

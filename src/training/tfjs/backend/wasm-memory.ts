@@ -1,5 +1,5 @@
 import * as tf from "@tensorflow/tfjs";
-import { WasmOutOfMemoryError } from "../../../core/errors.js";
+import { WasmOutOfMemoryError } from "../errors/index.js";
 
 /** WebAssembly (wasm32) memory stops at 4 GiB; tfjs-wasm's heap cannot grow past it. */
 export const WASM_HEAP_CEILING_BYTES = 4 * 2 ** 30;

@@ -1,6 +1,6 @@
 import type { PolicyLossConfiguration } from "../../update/policy-loss-configuration.js";
 import * as tf from "@tensorflow/tfjs";
-import { InvalidInputError } from "../../../core/errors.js";
+import { InvalidInputError } from "../../../core/errors/index.js";
 
 
 /** Per trained token, flat and aligned; everything but `logprobs` is a constant. */

@@ -1,6 +1,6 @@
 import type { AdamWConfiguration } from "../../update/adamw-configuration.js";
 import * as tf from "@tensorflow/tfjs";
-import { InvalidInputError } from "../../../core/errors.js";
+import { InvalidInputError } from "../../../core/errors/index.js";
 
 
 interface Moments {

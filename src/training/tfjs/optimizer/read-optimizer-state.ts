@@ -1,5 +1,5 @@
 import type * as tf from "@tensorflow/tfjs";
-import { InvalidInputError } from "../../../core/errors.js";
+import { InvalidInputError } from "../../../core/errors/index.js";
 import { GgufReader } from "../../../gguf/gguf-reader.js";
 import type { AdamWMomentsSnapshot, AdamWSnapshot } from "./adamw.js";
 import { MOMENT_SUFFIXES, OPTIMIZER_STEPS_KEY } from "./write-optimizer-state.js";

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../../core/errors.js";
+import { InvalidInputError } from "../../../core/errors/index.js";
 import { isTokenAllowed, maskedPositions, type ConstraintMasks } from "../../../inference/grammar/constraint-masks.js";
 
 /** Per scored token, the engine's view of the vocabulary: which tokens it allowed and what it added to their logits. */

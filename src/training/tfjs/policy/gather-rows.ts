@@ -1,5 +1,5 @@
 import * as tf from "@tensorflow/tfjs";
-import { InvalidInputError } from "../../../core/errors.js";
+import { InvalidInputError } from "../../../core/errors/index.js";
 
 /**
  * Rows `rows` of `table` (`[rowCount, width]` → `[rows.length, width]`), e.g.

@@ -1,5 +1,5 @@
 import * as tf from "@tensorflow/tfjs";
-import { InvalidModelFileError } from "../../../core/errors.js";
+import { InvalidModelFileError } from "../../../inference/errors/index.js";
 import type { GgufReader } from "../../../gguf/gguf-reader.js";
 import { LORA_A_SUFFIX, LORA_B_SUFFIX } from "../../../inference/model-files/lora-adapter-format.js";
 import type { LoraFactorValues } from "../lora/read-lora-factors.js";

@@ -1,5 +1,5 @@
 import * as tf from "@tensorflow/tfjs";
-import { InvalidInputError } from "../../../core/errors.js";
+import { InvalidInputError } from "../../../core/errors/index.js";
 
 const matMulWithExplicitTransposes = tf.customGrad((...inputs) => {
   const [a, b, save] = inputs as [tf.Tensor2D, tf.Tensor2D, tf.GradSaveFunc];

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../../core/errors.js";
+import { InvalidInputError } from "../../../core/errors/index.js";
 import type { ConstraintMasks } from "../../../inference/grammar/constraint-masks.js";
 import { constraintRows, type ConstraintRows } from "./constraint-rows.js";
 import type { TruncationSettings } from "./truncation-survivors.js";

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { InvalidInputError, QuantisedPolicyExportError } from "../../../core/errors.js";
+import { InvalidInputError } from "../../../core/errors/index.js";
+import { QuantisedPolicyExportError } from "../errors/index.js";
 import { GgufReader } from "../../../gguf/gguf-reader.js";
 import type { Policy } from "../policy/policy.js";
 

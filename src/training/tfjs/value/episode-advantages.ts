@@ -1,4 +1,4 @@
-import { InvalidInputError } from "../../../core/errors.js";
+import { InvalidInputError } from "../../../core/errors/index.js";
 import type { TrainingRecord } from "../../../core/schemas/training-record.js";
 import { generalizedAdvantageEstimation } from "../../update/generalized-advantage-estimation.js";
 import { concatenateArrays } from "../../update/concatenate-arrays.js";

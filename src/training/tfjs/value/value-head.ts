@@ -1,5 +1,5 @@
 import * as tf from "@tensorflow/tfjs";
-import { InvalidInputError } from "../../../core/errors.js";
+import { InvalidInputError } from "../../../core/errors/index.js";
 import { matMul } from "../policy/mat-mul.js";
 
 export interface ValueHeadOptions {

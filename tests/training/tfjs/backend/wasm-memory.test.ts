@@ -1,6 +1,6 @@
 import * as tf from "@tensorflow/tfjs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { WasmOutOfMemoryError } from "../../../../src/core/errors.js";
+import { WasmOutOfMemoryError } from "../../../../src/training/tfjs/errors/index.js";
 import { selectBackend } from "../../../../src/training/tfjs/backend/select-backend.js";
 import { WASM_HEAP_CEILING_BYTES, checkWasmMemory, isWasmOutOfMemory, withWasmMemoryCheck } from "../../../../src/training/tfjs/backend/wasm-memory.js";
 

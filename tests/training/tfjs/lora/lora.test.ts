@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AdapterMismatchError } from "../../../../src/core/errors.js";
+import { AdapterMismatchError } from "../../../../src/inference/errors/index.js";
 import { GgufReader } from "../../../../src/gguf/gguf-reader.js";
 import { writeGguf, type GgufTensorInput } from "../../../../src/gguf/write-gguf.js";
 import { loadLlama } from "../../../../src/inference/llama/load-llama.js";

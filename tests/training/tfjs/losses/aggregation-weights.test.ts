@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../../src/core/errors.js";
+import { InvalidInputError } from "../../../../src/core/errors/index.js";
 import { aggregationWeights } from "../../../../src/training/update/aggregation-weights.js";
 
 describe("aggregationWeights", () => {

@@ -3,7 +3,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../../src/core/errors.js";
+import { InvalidInputError } from "../../../../src/core/errors/index.js";
 import { readOptimizerState } from "../../../../src/training/tfjs/optimizer/read-optimizer-state.js";
 import { writeOptimizerState } from "../../../../src/training/tfjs/optimizer/write-optimizer-state.js";
 import { AdamW } from "../../../../src/training/tfjs/optimizer/adamw.js";

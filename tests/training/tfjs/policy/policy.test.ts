@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as tf from "@tensorflow/tfjs";
-import { WasmOutOfMemoryError } from "../../../../src/core/errors.js";
+import { WasmOutOfMemoryError } from "../../../../src/training/tfjs/errors/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRandomModel, type CreateRandomModelOptions } from "../../../../src/inference/model-files/create-random-model.js";
 import { Policy } from "../../../../src/training/tfjs/policy/policy.js";

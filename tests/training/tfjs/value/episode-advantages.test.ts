@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../../src/core/errors.js";
+import { InvalidInputError } from "../../../../src/core/errors/index.js";
 import { DEFAULT_SAMPLER } from "../../../../src/core/schemas/sampler-settings.js";
 import type { TrainingRecord } from "../../../../src/core/schemas/training-record.js";
 import { generalizedAdvantageEstimation } from "../../../../src/training/update/generalized-advantage-estimation.js";

@@ -1,6 +1,6 @@
 import * as tf from "@tensorflow/tfjs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../../src/core/errors.js";
+import { InvalidInputError } from "../../../../src/core/errors/index.js";
 import { ValueHead } from "../../../../src/training/tfjs/value/value-head.js";
 
 describe("ValueHead", () => {

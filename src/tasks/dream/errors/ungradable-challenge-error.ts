@@ -1,9 +1,11 @@
+import { SelfplayError } from "../../../core/errors/index.js";
+
 /**
  * A challenge whose grading broke on its own (its setup failed, or its
  * validator crashed before judging the output): no attempt at it can be
  * scored. Thrown by the verifier so the rollout is left out of training.
  */
-export class UngradableChallengeError extends Error {
+export class UngradableChallengeError extends SelfplayError {
   override readonly name = "UngradableChallengeError";
 
   constructor(

@@ -1,0 +1,1 @@
+export { PoolDefaultError } from "./pool-default-error.js";

@@ -1,0 +1,1 @@
+export { HeldOutProblemError } from "./held-out-problem-error.js";

@@ -1,0 +1,1 @@
+export { UngradableChallengeError } from "./ungradable-challenge-error.js";

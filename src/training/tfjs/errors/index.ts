@@ -1,0 +1,2 @@
+export { QuantisedPolicyExportError } from "./quantised-policy-export-error.js";
+export { WasmOutOfMemoryError } from "./wasm-out-of-memory-error.js";
