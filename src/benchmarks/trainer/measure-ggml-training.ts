@@ -1,7 +1,7 @@
 import { bytesToTokenIds } from "../../inference/byte-tokens.js";
 import { GgmlTrainerUnavailableError } from "../../training/ggml/errors/index.js";
 import { GgmlPolicy } from "../../training/ggml/ggml-policy.js";
-import { AdamWConfigurationSchema } from "../../training/tfjs/optimizer/adamw.js";
+import { AdamWConfigurationSchema } from "../../training/update/adamw-configuration.js";
 import type { ScoredSequence } from "../../training/tfjs/policy/pack-sequences.js";
 
 export interface GgmlTrainingOptions {

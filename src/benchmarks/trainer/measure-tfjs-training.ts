@@ -2,7 +2,8 @@ import * as tf from "@tensorflow/tfjs";
 import { InvalidInputError } from "../../core/errors.js";
 import { bytesToTokenIds } from "../../inference/byte-tokens.js";
 import type { TfjsBackendName } from "../../training/tfjs/backend/select-backend.js";
-import { AdamW, AdamWConfigurationSchema } from "../../training/tfjs/optimizer/adamw.js";
+import { AdamW } from "../../training/tfjs/optimizer/adamw.js";
+import { AdamWConfigurationSchema } from "../../training/update/adamw-configuration.js";
 import type { ScoredSequence } from "../../training/tfjs/policy/pack-sequences.js";
 import { Policy } from "../../training/tfjs/policy/policy.js";
 

@@ -4,7 +4,7 @@ import type { ConstraintMasks } from "../../inference/grammar/constraint-masks.j
 import { aggregationWeights } from "../update/aggregation-weights.js";
 import type { ScoredSequence } from "../tfjs/policy/pack-sequences.js";
 import { selectTrainableRecords } from "../update/select-trainable-records.js";
-import { minibatches } from "../tfjs/train-on-batch.js";
+import { minibatches } from "../update/minibatches.js";
 import type { TrainerConfiguration } from "../trainer/trainer-configuration.js";
 import type { UpdateMetrics } from "../update/update-metrics.js";
 import type { GgmlPolicy } from "./ggml-policy.js";

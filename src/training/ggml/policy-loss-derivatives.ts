@@ -1,5 +1,5 @@
 import { InvalidInputError } from "../../core/errors.js";
-import type { PolicyLossConfiguration } from "../tfjs/losses/policy-loss.js";
+import type { PolicyLossConfiguration } from "../update/policy-loss-configuration.js";
 
 /** Per trained token, flat and aligned, as `policyLoss` takes them, but as plain arrays of values. */
 export interface PolicyLossTokens {

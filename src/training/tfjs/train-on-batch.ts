@@ -14,6 +14,7 @@ import { normaliseAdvantages } from "./value/normalise-advantages.js";
 import { scoreWithValues } from "./value/score-with-values.js";
 import type { ValueHead } from "./value/value-head.js";
 import { isTruncatedSampler } from "../update/is-truncated-sampler.js";
+import { minibatches } from "../update/minibatches.js";
 import { selectTrainableRecords } from "../update/select-trainable-records.js";
 import type { TrainerConfiguration } from "../trainer/trainer-configuration.js";
 import type { UpdateMetrics } from "../update/update-metrics.js";
@@ -176,14 +177,3 @@ function requireValueHead(valueHead: ValueHead | undefined): ValueHead {
   return valueHead;
 }
 
-/** Indices 0..count−1 shuffled (Fisher–Yates with `random`) and cut into chunks of `size`. */
-export function minibatches(count: number, size: number, random: () => number): number[][] {
-  const order = Array.from({ length: count }, (_, index) => index);
-  for (let index = count - 1; index > 0; index--) {
-    const other = Math.floor(random() * (index + 1));
-    [order[index], order[other]] = [order[other] as number, order[index] as number];
-  }
-  const chunks: number[][] = [];
-  for (let start = 0; start < count; start += size) chunks.push(order.slice(start, start + size));
-  return chunks;
-}

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LossAggregationSchema } from "../update/aggregation-weights.js";
-import { PolicyLossConfigurationSchema } from "../tfjs/losses/policy-loss.js";
-import { AdamWConfigurationSchema } from "../tfjs/optimizer/adamw.js";
+import { AdamWConfigurationSchema } from "../update/adamw-configuration.js";
+import { PolicyLossConfigurationSchema } from "../update/policy-loss-configuration.js";
 
 /** Classic PPO's critic: a value head on the final hidden state, GAE, a clipped value loss. */
 export const CriticConfigurationSchema = z.strictObject({

@@ -1,7 +1,8 @@
 import * as tf from "@tensorflow/tfjs";
 import { describe, expect, it } from "vitest";
 import { policyLossDerivatives } from "../../../src/training/ggml/policy-loss-derivatives.js";
-import { PolicyLossConfigurationSchema, policyLoss, type PolicyLossConfiguration } from "../../../src/training/tfjs/losses/policy-loss.js";
+import { policyLoss } from "../../../src/training/tfjs/losses/policy-loss.js";
+import { PolicyLossConfigurationSchema, type PolicyLossConfiguration } from "../../../src/training/update/policy-loss-configuration.js";
 
 function seeded(seed: number): () => number {
   let state = seed;

@@ -1,7 +1,8 @@
 import * as tf from "@tensorflow/tfjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { aggregationWeights } from "../../../../src/training/update/aggregation-weights.js";
-import { PolicyLossConfigurationSchema, policyLoss, type PolicyLossConfiguration } from "../../../../src/training/tfjs/losses/policy-loss.js";
+import { policyLoss } from "../../../../src/training/tfjs/losses/policy-loss.js";
+import { PolicyLossConfigurationSchema, type PolicyLossConfiguration } from "../../../../src/training/update/policy-loss-configuration.js";
 import { clippedValueLoss } from "../../../../src/training/tfjs/losses/value-loss.js";
 import { scoreLogits } from "../../../../src/training/tfjs/policy/score-logits.js";
 

@@ -1,6 +1,7 @@
 import * as tf from "@tensorflow/tfjs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PolicyLossConfigurationSchema, policyLoss, type PolicyLossInputs } from "../../../../src/training/tfjs/losses/policy-loss.js";
+import { policyLoss, type PolicyLossInputs } from "../../../../src/training/tfjs/losses/policy-loss.js";
+import { PolicyLossConfigurationSchema } from "../../../../src/training/update/policy-loss-configuration.js";
 
 const configuration = (overrides: Record<string, unknown> = {}) => PolicyLossConfigurationSchema.parse(overrides);
 

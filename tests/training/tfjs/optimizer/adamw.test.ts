@@ -1,6 +1,7 @@
 import * as tf from "@tensorflow/tfjs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { AdamW, AdamWConfigurationSchema } from "../../../../src/training/tfjs/optimizer/adamw.js";
+import { AdamW } from "../../../../src/training/tfjs/optimizer/adamw.js";
+import { AdamWConfigurationSchema } from "../../../../src/training/update/adamw-configuration.js";
 import { clipGradientNorm } from "../../../../src/training/tfjs/optimizer/clip-gradient-norm.js";
 
 describe("AdamW", () => {

@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { InvalidInputError } from "../../../../src/core/errors.js";
 import { readOptimizerState } from "../../../../src/training/tfjs/optimizer/read-optimizer-state.js";
 import { writeOptimizerState } from "../../../../src/training/tfjs/optimizer/write-optimizer-state.js";
-import { AdamW, AdamWConfigurationSchema } from "../../../../src/training/tfjs/optimizer/adamw.js";
+import { AdamW } from "../../../../src/training/tfjs/optimizer/adamw.js";
+import { AdamWConfigurationSchema } from "../../../../src/training/update/adamw-configuration.js";
 
 describe("writeOptimizerState and readOptimizerState", () => {
   let directory: string;
