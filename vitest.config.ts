@@ -1,10 +1,32 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { defineConfig } from "vitest/config";
 
 // An empty configuration folder: no test (nor a CLI it spawns) reads this machine's saved pool default.
 const env = { SELFPLAY_CONFIG_DIR: mkdtempSync(join(tmpdir(), "selfplay-test-config-")) };
+
+/**
+ * What opens a GGUF model: the engine's clients, the trainers, the bundled or default model, the CLI commands that
+ * load one (train, generate, eval, pretrain, check-logprobs, dialectic, riddles, dream, bench, run on the real engine).
+ */
+const LOADS_A_MODEL =
+  /LlamaInferenceClient|WorkerEngineClient|NativeEngine|createRandomModel|\btrain\(|trainAndResume|killCliRunWhen|bundledArithmeticBase|ensureDefaultModel|GgmlPolicy|GgmlTrainer|TfjsTrainer|createTrainer|Policy\.load|checkLogprobs|timeForward|"--model"|runCli\(\["(train|generate|eval|pretrain|check-logprobs|dialectic|riddles|dream|bench)"|spawnSync\(process\.execPath/;
+
+/** A test file's text and that of the test helpers it imports (one level), where a model load may hide. */
+function textWithHelpers(file: string): string {
+  const text = readFileSync(file, "utf8");
+  const helpers = [...text.matchAll(/from "(\.[^"]+)"/g)]
+    .map((match) => resolve(dirname(file), (match[1] as string).replace(/\.js$/, ".ts")))
+    .filter((path) => relative("tests", path).startsWith("..") === false && !path.endsWith(".test.ts"));
+  return [text, ...helpers.map((path) => readFileSync(path, "utf8"))].join("\n");
+}
+
+const suiteFiles = readdirSync("tests", { recursive: true, encoding: "utf8" })
+  .filter((file) => file.endsWith(".test.ts") && !file.startsWith("device/"))
+  .map((file) => join("tests", file));
+/** The suite's files that load a model: the `engine` project; the rest are `fast`. */
+const engineFiles = suiteFiles.filter((file) => LOADS_A_MODEL.test(textWithHelpers(file)));
 
 export default defineConfig({
   test: {
@@ -13,10 +35,20 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: "suite",
+          // No model: the contracts, the systems' logic, schemas, parsers, the CLI's flag handling. Runs in a minute or two.
+          name: "fast",
           include: ["tests/**/*.test.ts"],
-          exclude: ["tests/device/**"],
-          // Engine tests load GGUF models through node-llama-cpp; two cores cannot run many at once.
+          exclude: ["tests/device/**", ...engineFiles],
+          maxWorkers: 2,
+          env,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Each file loads a GGUF model through node-llama-cpp or the native addon; two cores cannot run many at once.
+          name: "engine",
+          include: engineFiles,
           maxWorkers: 2,
           env,
         },

@@ -27,6 +27,8 @@ const LAYER_RANKS: Record<string, number> = {
   "src/benchmarks": 4.5,
   "src/index.ts": 4.75,
   "src/testing.ts": 4.75,
+  // The subpath entries (selfplay/tournament, …): each re-exports a subsystem's index.
+  "src/entries": 4.75,
   "src/cli": 5,
   // Standalone benchmark scripts (node dist/benchmarks/*.js).
   benchmarks: 5,

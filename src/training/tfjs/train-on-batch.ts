@@ -1,4 +1,3 @@
-import { minibatches } from "../update/minibatches.js";
 import * as tf from "@tensorflow/tfjs";
 import { InvalidInputError } from "../../core/errors/index.js";
 import type { TrainingRecord } from "../../core/schemas/training-record.js";
@@ -15,6 +14,7 @@ import { normaliseAdvantages } from "./value/normalise-advantages.js";
 import { scoreWithValues } from "./value/score-with-values.js";
 import type { ValueHead } from "./value/value-head.js";
 import { isTruncatedSampler } from "../update/is-truncated-sampler.js";
+import { minibatches } from "../update/minibatches.js";
 import { selectTrainableRecords } from "../update/select-trainable-records.js";
 import type { TrainerConfiguration } from "../trainer/trainer-configuration.js";
 import type { UpdateMetrics } from "../update/update-metrics.js";

@@ -5,12 +5,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   Arena,
   LlamaInferenceClient,
-  TfjsTrainer,
   createExactMatchEnvironment,
   createTrainer,
   loadEpisodeModule,
   type TrainingBatch,
 } from "../../../src/index.js";
+import { TfjsTrainer } from "../../../src/entries/tfjs.js";
 import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
 import { maxWeightDifference } from "../reports/run-comparison.js";
 

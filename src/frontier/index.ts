@@ -1,0 +1,31 @@
+// The frontier: PRM scoring and featurisers, trajectory labelling, PRM metrics and the frontier tracker
+// (the `selfplay/prm` entry, with PRM training).
+export { PrmStateSchema, PrmExampleSchema, type PrmState, type PrmExample } from "./prm/prm-state.js";
+export type { PrmScorer } from "./prm/prm-scorer.js";
+export { OnnxPrmScorer, type OnnxPrmScorerOptions } from "./prm/onnx-prm-scorer.js";
+export type { Featuriser } from "./prm/featuriser.js";
+export { FeaturiserSettingsSchema, HashedNgramSettingsSchema, EmbeddingSettingsSchema, type FeaturiserSettings, type HashedNgramSettings, type EmbeddingSettings } from "./prm/featuriser-settings.js";
+export { HashedNgramFeaturiser, type HashedNgramFeaturiserOptions } from "./prm/hashed-ngram-featuriser.js";
+export { EmbeddingFeaturiser, type TextEmbedder } from "./prm/embedding-featuriser.js";
+export { PrmMetadataSchema, PrmNetworkShapeSchema, PrmTrainingSummarySchema, PRM_FILES, type PrmMetadata, type PrmNetworkShape, type PrmTrainingSummary } from "./prm/prm-metadata.js";
+export { readPrmMetadata } from "./prm/read-prm-metadata.js";
+export { readPrmExamples, type PrmExamples } from "./prm/read-prm-examples.js";
+export { areaUnderRocCurve } from "./metrics/area-under-roc-curve.js";
+export { brierScore } from "./metrics/brier-score.js";
+export { expectedCalibrationError } from "./metrics/expected-calibration-error.js";
+export { clusterPriorScores, type ClusterLabel } from "./metrics/cluster-prior-scores.js";
+export { prmMetrics, PrmMetricsSchema, type PrmMetrics } from "./metrics/prm-metrics.js";
+export { FrontierTracker, type FrontierTrackerOptions, type FrontierSignals } from "./tracker/frontier-tracker.js";
+export { FrontierSettingsSchema, type FrontierSettings, type FrontierSettingsInput } from "./tracker/frontier-settings.js";
+export { ClusterOutcomeSchema, type ClusterOutcome } from "./tracker/cluster-outcome.js";
+export type { ClusterStats } from "./tracker/cluster-history.js";
+export { FrontierDecisionSchema, FrontierReasonSchema, FrontierFallbackSchema, FRONTIER_TARGET_HINT, type FrontierDecision, type FrontierReason, type FrontierFallback } from "./tracker/frontier-decision.js";
+export { FrontierTrackerSnapshotSchema, type FrontierTrackerSnapshot } from "./tracker/frontier-tracker-snapshot.js";
+export { openPrmScorer, type OpenPrmScorer } from "./prm/open-prm-scorer.js";
+export { labelTrajectories, type LabelTrajectoriesOptions, type LabelledTrajectories } from "./labelling/label-trajectories.js";
+export { prmTrajectories, type PrmTrajectory } from "./labelling/prm-trajectory.js";
+export { readRolloutTrajectories, type RolloutTrajectories } from "./labelling/read-rollout-trajectories.js";
+export { trajectoryPrefixes, type TrajectoryPrefix, type TrajectoryPrefixesOptions } from "./labelling/trajectory-prefixes.js";
+export type { LabelledEpisode } from "./labelling/labelled-episode.js";
+export type { LabelledEpisodes } from "./labelling/labelled-episodes.js";
+export { MultiTurnEpisodeError } from "./errors/index.js";
