@@ -55,7 +55,7 @@ export async function ggmlTrainOnBatch(records: readonly TrainingRecord[], optio
       ...(masks !== undefined && { masks }),
     };
   };
-  if (trained.length === 0) return skippedUpdate(selected, started);
+  if (trained.length === 0) return skippedUpdate(records, selected, started);
   const sequences = trained.map(sequenceOf);
 
   // Score: π_old (the trainer's own numbers) and π_ref. The first minibatch of the first epoch is
@@ -139,7 +139,7 @@ export async function ggmlTrainOnBatch(records: readonly TrainingRecord[], optio
     }
   }
 
-  return completedUpdateMetrics({ trained, selected, engineLogprobs: engineFlat, oldLogprobs, totals, critic: false, started });
+  return completedUpdateMetrics({ batch: records, trained, selected, engineLogprobs: engineFlat, oldLogprobs, totals, critic: false, started });
 }
 
 /** π_old of every record not in `exclude` by a forward pass; the excluded ones are filled in by their training pass. */

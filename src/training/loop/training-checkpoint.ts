@@ -5,8 +5,11 @@ import { TrainingConfigurationSchema } from "./training-configuration.js";
 
 /** A held-out evaluation of the run: greedy accuracy after `step` updates, and when it finished. */
 export const TrainingEvaluationSchema = z.object({
+  /** The step whose weights were evaluated (0: before any update). */
   step: z.number().int().min(0),
+  /** The environment's held-out figure at those weights (`EnvironmentEvaluation.accuracy`): greedy accuracy, or its own share. */
   heldOutAccuracy: z.number(),
+  /** Held-out items it was measured on. */
   n: z.number().int().min(0),
   /** Wall-clock seconds since the run started when the evaluation finished. */
   elapsedSeconds: z.number().min(0),

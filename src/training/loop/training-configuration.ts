@@ -11,6 +11,7 @@ import { TrainerConfigurationSchema } from "../trainer/trainer-configuration.js"
 export const TrainingConfigurationSchema = z.strictObject({
   /** Policy updates. Default 150. */
   steps: z.number().int().min(1).default(150),
+  /** Seed of every random stream of the run (prompts, sampling, minibatch order): the same seed replays the same run. Default 0. */
   seed: SeedSchema.default(0),
   /** Sampling temperature of every role unless the environment or a role says otherwise. Default 1. */
   temperature: z.number().positive().default(1),

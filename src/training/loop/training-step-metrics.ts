@@ -2,6 +2,7 @@ import type { UpdateMetrics } from "../update/update-metrics.js";
 
 /** One line of metrics.jsonl per step, the same for every environment. */
 export interface TrainingStepMetrics extends UpdateMetrics {
+  /** The step, from 1; its policy version is the step before it. */
   step: number;
   /** Mean reward of each role over the step's scored rollouts, sub-episodes included. */
   rewards: Record<string, number>;
@@ -9,8 +10,11 @@ export interface TrainingStepMetrics extends UpdateMetrics {
   rollouts: { scored: number; failed: number };
   /** Completion tokens sampled per second of rollout. */
   rolloutTokensPerSecond: number;
+  /** Seconds the step's rollouts took (scoring included). */
   rolloutSeconds: number;
+  /** Seconds of the policy update. */
   updateSeconds: number;
+  /** Seconds to serve the new weights to the engine (and any per-worker engine). */
   syncSeconds: number;
   /** Wall-clock seconds since the run started, time before a resume included and time while killed not. */
   elapsedSeconds: number;

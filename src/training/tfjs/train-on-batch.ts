@@ -69,7 +69,7 @@ export async function trainOnBatch(records: readonly TrainingRecord[], options: 
   const trained = selected.records;
   const sequenceOf = (record: TrainingRecord): ScoredSequence => scoredSequenceOf(record, constraintMasks?.get(record));
   // Self-play can produce a batch with nothing to train on (every proposal invalid): a skipped update, logged and counted, not a failed run.
-  if (trained.length === 0) return skippedUpdate(selected, started);
+  if (trained.length === 0) return skippedUpdate(records, selected, started);
   const valueHead = configuration.algorithm === "ppo-critic" ? requireValueHead(options.valueHead) : undefined;
   const sequences = trained.map(sequenceOf);
 
@@ -138,7 +138,7 @@ export async function trainOnBatch(records: readonly TrainingRecord[], options: 
     }
   }
 
-  return completedUpdateMetrics({ trained, selected, engineLogprobs: engineFlat, oldLogprobs, totals, critic: valueHead !== undefined, started });
+  return completedUpdateMetrics({ batch: records, trained, selected, engineLogprobs: engineFlat, oldLogprobs, totals, critic: valueHead !== undefined, started });
 }
 
 /** The advantage of every trained token, and with `ppo-critic` the value targets: GAE per episode, normalised over the batch. */

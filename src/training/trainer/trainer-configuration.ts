@@ -33,6 +33,7 @@ export const TrainerConfigurationSchema = z.strictObject({
   epochs: z.number().int().min(1).default(1),
   /** Records per minibatch (one optimizer step each). Default 64. */
   minibatchSize: z.number().int().min(1).default(64),
+  /** How per-token losses are averaged: over all tokens (`token-mean`, DAPO), per sequence then over sequences (`sequence-mean-token-mean`, GRPO's paper) or summed per sequence over a constant length (`sequence-mean-token-sum`, Dr. GRPO). Default `token-mean`. */
   aggregation: LossAggregationSchema.default("token-mean"),
   /** The constant length of `sequence-mean-token-sum` (Dr. GRPO); default the longest completion of the batch. */
   aggregationLength: z.number().int().min(1).optional(),

@@ -23,6 +23,8 @@ export function emptyUpdateTotals(): UpdateTotals {
 }
 
 export interface CompletedUpdate {
+  /** Every record of the batch, trained or left out. */
+  batch: readonly TrainingRecord[];
   trained: readonly TrainingRecord[];
   selected: SelectedRecords;
   /** The engine's logprobs of every trained token, in record order. */
@@ -42,13 +44,13 @@ export function completedUpdateMetrics(update: CompletedUpdate): UpdateMetrics {
   const trainedTokens = update.engineLogprobs.length;
   const perMinibatch = (total: number) => total / Math.max(totals.minibatches, 1);
   return {
-    reward: trained.reduce((sum, record) => sum + record.reward, 0) / Math.max(trained.length, 1),
+    trainedReward: trained.reduce((sum, record) => sum + record.reward, 0) / Math.max(trained.length, 1),
     klToReference: perMinibatch(totals.kl),
     entropy: perMinibatch(totals.entropy),
     clipFraction: perMinibatch(totals.clipFraction),
     gradientNorm: totals.gradientNorm / Math.max(totals.steps, 1),
     responseLength: trainedTokens / trained.length,
-    zeroAdvantageGroups: zeroAdvantageGroupShare(trained),
+    zeroAdvantageGroupShare: zeroAdvantageGroupShare(update.batch),
     mismatchKl: mismatchKl(update.engineLogprobs, concatenateArrays(update.oldLogprobs)),
     importanceWeight: perMinibatch(totals.importance),
     trainedRecords: trained.length,

@@ -63,7 +63,7 @@ describe("GgmlTrainer", () => {
       const ours = await ggml.update(batch);
       const theirs = await tfjs.update(batch);
       expect(ours).toMatchObject({ trainedRecords: 4, optimizerSteps: 4, skippedOptimizerSteps: 0, skippedUpdate: false, valueLoss: null });
-      for (const key of ["reward", "responseLength", "zeroAdvantageGroups", "trainedTokens"] as const) expect(ours[key], key).toBe(theirs[key]);
+      for (const key of ["trainedReward", "responseLength", "zeroAdvantageGroupShare", "trainedTokens"] as const) expect(ours[key], key).toBe(theirs[key]);
       for (const key of ["entropy", "importanceWeight", "gradientNorm", "clipFraction"] as const) {
         expect(Math.abs((ours[key] as number) - (theirs[key] as number)), key).toBeLessThan(2e-3 * Math.max(1, Math.abs(theirs[key] as number)));
       }
