@@ -1,10 +1,11 @@
 import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import * as tf from "@tensorflow/tfjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/program.js";
+import { EXIT } from "../../src/cli/cli-io.js";
 import { HashedNgramFeaturiser } from "../../src/frontier/prm/hashed-ngram-featuriser.js";
 import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
 import { savePrm } from "../../src/training/prm/save-prm.js";
@@ -69,6 +70,24 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
     expect(JSON.parse(stdout).proposerTargetGap).toEqual(proposerTargetGapOfMetrics(lines, 0.5));
     for (const file of ["final.gguf", "report.svg", "report.json", "policies/policy-v1.gguf", "policies/policy-v2.gguf", "checkpoints/step-2.json", "checkpoints/step-2.trainer/optimizer.gguf", "checkpoints/step-2.trainer/weights.gguf"]) expect(existsSync(join(out, file))).toBe(true);
     expect(await readFile(join(out, "report.svg"), "utf8")).toContain("<svg");
+  });
+
+  it("--report-to csv,tensorboard also writes metrics.csv and TensorBoard events with the step lines' scalars; a bad output exits 2", async () => {
+    const config = join(folder, "report-to.json");
+    await writeFile(config, JSON.stringify({ environment: { proposals: 4, solvers: 2, evaluateProblems: 8 }, sequences: 4, evaluateEvery: 0 }));
+    const out = join(folder, "report-to");
+    const { code, stderr } = await runCli(["train", "--model", modelPath, "--config", config, "--steps", "1", "--out", out, "--device", "cpu", "--report-to", "jsonl,csv,tensorboard"]);
+    expect(code, stderr).toBe(0);
+    const step = JSON.parse((await readFile(join(out, "metrics.jsonl"), "utf8")).split("\n").find((line) => line.includes('"optimizerSteps"')) as string) as Record<string, unknown>;
+    const [header, row] = (await readFile(join(out, "metrics.csv"), "utf8")).trim().split("\n") as [string, string];
+    const columns = header.split(",");
+    expect(columns).toContain("rewards/proposer");
+    expect(Number(row.split(",")[columns.indexOf("trainedRecords")])).toBe(step.trainedRecords);
+    expect(readdirSync(join(out, "tensorboard"))).toEqual([expect.stringMatching(/^events\.out\.tfevents\./)]);
+    const bad = await runCli(["train", "--model", modelPath, "--config", config, "--steps", "1", "--out", join(folder, "bad-report"), "--report-to", "csv,wandb"]);
+    expect(bad.code).toBe(EXIT.badInput);
+    expect(bad.stderr).toMatch(/--report-to/);
+    expect(existsSync(join(folder, "bad-report"))).toBe(false);
   });
 
   describe("--frontier prm", () => {

@@ -31,6 +31,7 @@ import { createProgressBar, type ProgressBar } from "../progress-bar.js";
 import { readConfigurationFile } from "../read-configuration-file.js";
 import { describePoolSetting, POOL_ENGINE_HELP, POOL_FLAGS, resolvePoolSetting, WORKERS_HELP } from "../pool-setting.js";
 import { bundledArithmeticBase } from "../../inference/model-files/bundled-models.js";
+import { ReportTargetSchema } from "../../training/reports/metrics-reporters.js";
 
 export const TrainCommandOptionsSchema = z.object({
   env: z.string().min(1, "a built-in environment name or a JavaScript module path").optional(),
@@ -51,6 +52,11 @@ export const TrainCommandOptionsSchema = z.object({
     .string()
     .transform((value) => value.split(",").map((target) => target.trim()))
     .pipe(z.array(LoraTargetSchema, { error: `comma-separated matrix kinds among ${LoraTargetSchema.options.join(", ")}` }))
+    .optional(),
+  reportTo: z
+    .string()
+    .transform((value) => value.split(",").map((target) => target.trim()))
+    .pipe(z.array(ReportTargetSchema, { error: `comma-separated outputs among ${ReportTargetSchema.options.join(", ")}` }))
     .optional(),
   ...POOL_FLAGS,
   ...DEVICE_FLAG,
@@ -136,6 +142,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
     pool: { workers: pool.workers, engine: pool.engine },
     ...(options.judgeModel !== undefined && { judgeModelPath: options.judgeModel }),
     ...(resumed && { resume: resumed }),
+    ...(options.reportTo && { reportTo: options.reportTo }),
     onDevice: (device) => io.stderr(`${describeDevice(device)}\n`),
     onRolloutProgress: ({ step, done, total }) => {
       if (progress.step !== step) progress = { step, bar: createProgressBar(io, `step ${step}/${configuration.steps}`) };
@@ -245,6 +252,7 @@ export function registerTrainCommand(program: Command, context: CommandContext):
     .addOption(new Option("--judge-model <file>", "run judges on this model instead of the policy"))
     .addOption(new Option("--lora-rank <n>", "LoRA rank when training an adapter (default 16)"))
     .addOption(new Option("--lora-alpha <x>", "LoRA alpha (default 32)"))
+    .addOption(new Option("--report-to <outputs>", "where metrics also go, comma-separated: jsonl (metrics.jsonl, always written), csv (metrics.csv), tensorboard (event files in tensorboard/)"))
     .addOption(new Option("--trainer-threads <n>", "CPU threads of the ggml trainer's update, an integer from 1 to 1024 (default: this machine's cores; rollouts wait for the update)"))
     .addOption(new Option("--lora-targets <list>", "comma-separated matrices to adapt (default attn_q,attn_k,attn_v,attn_output,ffn_gate,ffn_up,ffn_down)"))
     .addOption(new Option("--workers <n>", WORKERS_HELP))

@@ -34,6 +34,7 @@ import { assertSameTrainingRun, saveTrainingCheckpoint } from "./training-checkp
 import { TrainingConfigurationSchema, type TrainingConfiguration, type TrainingConfigurationInput } from "./training-configuration.js";
 import type { TrainingStepMetrics } from "./training-step-metrics.js";
 import { withTrainingDefaults } from "./with-training-defaults.js";
+import { openMetricsReporters, type ReportTarget } from "../reports/metrics-reporters.js";
 
 export interface TrainOptions {
   /** The task: its episodes, data, step plan, clusters, evaluation (`createArithmeticEnvironment()`, `loadEnvironment(…)`). */
@@ -53,6 +54,12 @@ export interface TrainOptions {
   pool?: { workers: number; engine?: "shared" | "per-worker" };
   /** Judges (verifiers' `context.judge`) run on this model instead of the policy. */
   judgeModelPath?: string;
+  /**
+   * Where the metrics also go: `csv` (metrics.csv, a row per step) and `tensorboard` (event files in tensorboard/);
+   * metrics.jsonl is always written (`jsonl`), since checkpoints and resume read it. A resumed run appends: rows of
+   * steps after its checkpoint that the killed run had written appear again.
+   */
+  reportTo?: readonly ReportTarget[];
   /** Told of every step's metrics (progress display). */
   onStep?: (metrics: TrainingStepMetrics) => void;
   /** Told each time one of a step's top-level episodes ends: `done` of `total` (a progress bar). */
@@ -175,6 +182,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     : new UniformRequests(arena, environment);
   const metrics = await JsonlAppender.open(metricsPath);
   const rollouts = await JsonlAppender.open(rolloutsPath);
+  const reporters = openMetricsReporters(directory, options.reportTo ?? []);
   const evaluations: TrainingEvaluation[] = [...(resume?.evaluations ?? [])];
   const started = performance.now() - 1000 * (resume?.elapsedSeconds ?? 0);
   const elapsedSeconds = () => (performance.now() - started) / 1000;
@@ -184,6 +192,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     const evaluation = { step, heldOutAccuracy: accuracy, n, elapsedSeconds: elapsedSeconds() };
     evaluations.push(evaluation);
     await metrics.append(evaluation);
+    reporters.evaluation(step, accuracy);
     options.onEvaluation?.(evaluation);
   };
   const checkpoint = (step: number) =>
@@ -247,6 +256,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
         environment: environment.summarise?.(results) ?? {},
       };
       await metrics.append(line);
+      reporters.step(step, line as unknown as Record<string, unknown>);
       options.onStep?.(line);
       if (configuration.evaluateEvery > 0 && step % configuration.evaluateEvery === 0 && step < configuration.steps) await evaluate(step);
 
