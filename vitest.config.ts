@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { defineConfig } from "vitest/config";
@@ -18,7 +18,7 @@ function textWithHelpers(file: string): string {
   const text = readFileSync(file, "utf8");
   const helpers = [...text.matchAll(/from "(\.[^"]+)"/g)]
     .map((match) => resolve(dirname(file), (match[1] as string).replace(/\.js$/, ".ts")))
-    .filter((path) => relative("tests", path).startsWith("..") === false && !path.endsWith(".test.ts"));
+    .filter((path) => relative("tests", path).startsWith("..") === false && !path.endsWith(".test.ts") && existsSync(path));
   return [text, ...helpers.map((path) => readFileSync(path, "utf8"))].join("\n");
 }
 

@@ -31,7 +31,7 @@ export async function loadEnvironmentFrom(registry: EnvironmentRegistry, name: s
     try {
       exports = (await import(name.startsWith("file:") ? name : pathToFileURL(resolve(name)).href)) as Record<string, unknown>;
     } catch (error) {
-      throw new EnvironmentModuleError(name, `does not load (${(error as Error).message}); give a JavaScript file (compile TypeScript first)`);
+      throw new EnvironmentModuleError(name, `does not load: ${whyNotLoaded(error)}`);
     }
     const exported = exports[ENVIRONMENT_FACTORY_EXPORT];
     if (typeof exported !== "function") {
@@ -56,4 +56,20 @@ export async function loadEnvironmentFrom(registry: EnvironmentRegistry, name: s
     throw new EnvironmentModuleError(name, `the environment it returned has a bad "${issue?.path.map(String).join(".") || "(root)"}": ${issue?.message ?? "invalid"}`);
   }
   return environment as Environment;
+}
+
+/** Why `import()` refused a module, told apart: a package Node cannot resolve, a missing file, or a file that is not JavaScript it can run. */
+function whyNotLoaded(error: unknown): string {
+  const message = (error as Error).message;
+  const code = (error as { code?: unknown }).code;
+  const missingPackage = /Cannot find package '([^']+)'/.exec(message)?.[1];
+  if (code === "ERR_MODULE_NOT_FOUND" && missingPackage !== undefined) {
+    return `it imports the package "${missingPackage}", which Node cannot resolve from the module's folder; install it in the project that holds the module (npm install ${missingPackage}): ES modules do not read NODE_PATH`;
+  }
+  if (code === "ERR_MODULE_NOT_FOUND") return `a file it names does not exist (${message})`;
+  if (/Cannot use import statement outside a module|Unexpected token 'export'/.test(message)) {
+    return `it is an ES module in a CommonJS package (${message}); name it .mjs, or add "type": "module" to the package.json beside it`;
+  }
+  if (error instanceof SyntaxError || code === "ERR_UNKNOWN_FILE_EXTENSION") return `it is not JavaScript Node can run (${message}); give a .js or .mjs file (compile TypeScript first)`;
+  return message;
 }

@@ -38,6 +38,12 @@ describe("selfplay train --env with a bad environment module: exit 2 naming the 
   const cases: { name: string; source: string; message: RegExp }[] = [
     { name: "no-factory.js", source: "export const somethingElse = 1;", message: /no-factory\.js: export "createEnvironment" is undefined; export a function \(options\) => Environment .*exports: somethingElse/ },
     { name: "not-javascript.js", source: "export function createEnvironment( {", message: /not-javascript\.js: does not load/ },
+    {
+      name: "missing-package.js",
+      source: 'import pad from "selfplay-no-such-package";\nexport function createEnvironment() { return pad; }',
+      message: /missing-package\.js: does not load: it imports the package "selfplay-no-such-package", which Node cannot resolve from the module's folder; install it .*\(npm install selfplay-no-such-package\)/,
+    },
+    { name: "no-such-file.js", source: 'import { x } from "./not-here.js";\nexport function createEnvironment() { return x; }', message: /no-such-file\.js: does not load: a file it names does not exist/ },
     { name: "throws.js", source: 'export function createEnvironment() { throw new Error("no data here"); }', message: /throws\.js: createEnvironment threw: no data here/ },
     { name: "no-plan.js", source: 'export function createEnvironment() { return { name: "x", episodes: { module: "./x.js" }, stores: {} }; }', message: /no-plan\.js: the environment it returned has a bad "plan"/ },
     {

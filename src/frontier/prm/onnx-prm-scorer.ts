@@ -45,7 +45,10 @@ export class OnnxPrmScorer implements PrmScorer {
       throw new PrmModelError(modelPath, "is missing; train the PRM again or pass the directory that holds it", { cause: error });
     });
     // Loaded here, not at import: importing selfplay should not load onnxruntime's native library.
-    const runtime = await import("onnxruntime-node");
+    // An optional peer dependency: its install script downloads CUDA libraries, so a project installs it when it scores ONNX PRMs.
+    const runtime = await import("onnxruntime-node").catch((error: unknown) => {
+      throw new PrmModelError(modelPath, "needs onnxruntime-node, an optional peer dependency: ONNXRUNTIME_NODE_INSTALL=skip npm install onnxruntime-node", { cause: error });
+    });
     let session: ort.InferenceSession;
     try {
       session = await runtime.InferenceSession.create(modelPath, { intraOpNumThreads: options.threads ?? 1, interOpNumThreads: 1 });
