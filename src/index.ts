@@ -74,7 +74,10 @@ export {
   createDreamEnvironment, DreamEnvironmentOptionsSchema, type DreamEnvironmentOptions, createRiddlesEnvironment,
   RiddlesEnvironmentOptionsSchema, type RiddlesEnvironmentOptions, type RiddlesEnvironmentOptionsInput,
   createTournamentEnvironment, TournamentEnvironmentOptionsSchema, type TournamentEnvironmentOptions,
-  evaluateArithmetic, type ArithmeticExample, type ArithmeticEvaluation, type EvaluateArithmeticOptions
+  evaluateArithmetic, type ArithmeticExample, type ArithmeticEvaluation, type EvaluateArithmeticOptions,
+  createDatasetEnvironment, DatasetEnvironmentOptionsSchema, type DatasetEnvironmentOptions, type RewardFunction,
+  type WeightedReward, type RewardInput, readDataset, type DatasetFormat, RewardFunctionError,
+  DatasetFunctionsUnavailableError
 } from "./tasks/index.js";
 
 // Training: the loop, the Trainer interface and the ggml backend (the tfjs backend is `selfplay/tfjs`)

@@ -4,6 +4,7 @@ import { InvalidInputError } from "../core/errors/index.js";
 import type { JsonValue } from "../core/json.js";
 import type { Environment, EnvironmentFactory } from "./environment.js";
 import { EnvironmentShapeSchema } from "./environment-shape.js";
+import { withEnvironmentSource } from "./environment-source.js";
 import { EnvironmentModuleError } from "./errors/environment-module-error.js";
 
 /** Environment factories by the name `--env` takes: the tasks selfplay ships (`BUILT_IN_ENVIRONMENTS`) or a caller's own. */
@@ -25,11 +26,12 @@ export async function loadEnvironmentFrom(registry: EnvironmentRegistry, name: s
     throw new EnvironmentModuleError(name, `no such built-in environment; give one of ${Object.keys(registry).join(", ")} or a JavaScript module path (./my-environment.js)`);
   }
   let factory: EnvironmentFactory;
+  const moduleUrl = name.startsWith("file:") ? name : pathToFileURL(resolve(name)).href;
   if (builtIn) factory = builtIn;
   else {
     let exports: Record<string, unknown>;
     try {
-      exports = (await import(name.startsWith("file:") ? name : pathToFileURL(resolve(name)).href)) as Record<string, unknown>;
+      exports = (await import(moduleUrl)) as Record<string, unknown>;
     } catch (error) {
       throw new EnvironmentModuleError(name, `does not load: ${whyNotLoaded(error)}`);
     }
@@ -44,7 +46,8 @@ export async function loadEnvironmentFrom(registry: EnvironmentRegistry, name: s
   }
   let environment: unknown;
   try {
-    environment = await factory(options);
+    // A module's environment knows where it came from (currentEnvironmentSource), so pool workers can make it again.
+    environment = await (builtIn ? factory(options) : withEnvironmentSource({ module: moduleUrl, ...(options !== undefined && { options }) }, () => factory(options)));
   } catch (error) {
     // Its options were refused: the message already names the field (`environment.solvers`) and what is allowed.
     if (error instanceof InvalidInputError) throw error;

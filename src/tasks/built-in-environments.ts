@@ -2,6 +2,8 @@ import type { JsonValue } from "../core/json.js";
 import type { Environment } from "../environments/environment.js";
 import { loadEnvironmentFrom, type EnvironmentRegistry } from "../environments/load-environment.js";
 import { createArithmeticEnvironment } from "./arithmetic/arithmetic-environment.js";
+import { createDatasetEnvironment } from "./dataset/dataset-environment.js";
+import type { DatasetEnvironmentOptions } from "./dataset/dataset-environment-options.js";
 import { createDebateEnvironment } from "./debate/debate-environment.js";
 import { createDialecticEnvironment } from "./dialectic/dialectic-environment.js";
 import { createDreamEnvironment } from "./dream/dream-environment.js";
@@ -20,6 +22,8 @@ export const BUILT_IN_ENVIRONMENTS: EnvironmentRegistry = {
   tournament: createTournamentEnvironment,
   riddles: createRiddlesEnvironment,
   dream: createDreamEnvironment,
+  // Its JSON options (a config file's `environment`, `--data FILE`); reward functions come from code (createDatasetEnvironment).
+  dataset: (options) => createDatasetEnvironment((options ?? {}) as unknown as DatasetEnvironmentOptions),
 };
 
 /** A built-in environment by name, or a module path exporting `createEnvironment(options)`: see loadEnvironmentFrom. */

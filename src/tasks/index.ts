@@ -19,3 +19,8 @@ export {
 } from "./riddles/riddles-environment-options.js";
 export { createTournamentEnvironment, TournamentEnvironmentOptionsSchema, type TournamentEnvironmentOptions } from "./tournament/tournament-environment.js";
 export { evaluateArithmetic, type ArithmeticExample, type ArithmeticEvaluation, type EvaluateArithmeticOptions } from "./arithmetic/evaluate-arithmetic.js";
+export { createDatasetEnvironment } from "./dataset/dataset-environment.js";
+export { DatasetEnvironmentOptionsSchema, type DatasetEnvironmentOptions } from "./dataset/dataset-environment-options.js";
+export type { RewardFunction, WeightedReward, RewardInput } from "./dataset/dataset-rubric.js";
+export { readDataset, type DatasetFormat } from "./dataset/read-dataset.js";
+export { RewardFunctionError, DatasetFunctionsUnavailableError } from "./dataset/errors/index.js";

@@ -36,6 +36,7 @@ import { ReportTargetSchema } from "../../training/reports/metrics-reporters.js"
 export const TrainCommandOptionsSchema = z.object({
   env: z.string().min(1, "a built-in environment name or a JavaScript module path").optional(),
   model: z.string().min(1, "a GGUF file path").optional(),
+  data: z.string().min(1, "a dataset file path (.jsonl, .json, .csv, .parquet)").optional(),
   config: z.string().min(1, "a JSON file path").optional(),
   out: z.string().min(1, "a folder path").optional(),
   seed: integerFlag(0, MAX_SEED).optional(),
@@ -91,6 +92,8 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
       frontier: frontierInput(baseConfiguration.frontier, options),
       ...(Object.keys(lora).length > 0 && { lora }),
       ...(Object.keys(trainerSettings).length > 0 && { trainer: trainerSettings }),
+      // --data is the environment's `data` option, over the config file's; absolute, so a resume from elsewhere finds it.
+      ...(options.data !== undefined && { environment: { ...(baseConfiguration.environment as object | undefined), data: resolve(options.data) } }),
   };
   const fieldName = (path: readonly PropertyKey[]) => `${options.config ?? "configuration"}: ${path.map(String).join(".")}`;
   // Checked once as given (the environment's options are in it), then again over the environment's own training defaults.
@@ -238,7 +241,8 @@ export function registerTrainCommand(program: Command, context: CommandContext):
   program
     .command("train")
     .description("Train a policy on an environment: rollouts on the engine, an update per step, weights synced every step (default: arithmetic self-play on the bundled base).")
-    .addOption(new Option("--env <name>", "environment: arithmetic (default), proposer-solver, exact-match, debate, dialectic, tournament, riddles, dream, or ./module.js exporting createEnvironment"))
+    .addOption(new Option("--env <name>", "environment: arithmetic (default), proposer-solver, exact-match, debate, dialectic, tournament, riddles, dream, dataset (--data FILE), or ./module.js exporting createEnvironment"))
+    .addOption(new Option("--data <file>", "the environment's data file (its `data` option): --env dataset or exact-match, or a module that reads it"))
     .addOption(new Option("--model <file>", "base model (default: the bundled arithmetic base in models/)"))
     .addOption(new Option("--config <file>", "JSON configuration overriding the defaults (steps, trainer, environment options…)"))
     .addOption(new Option("--out <dir>", "run folder (default runs/train-<timestamp>)"))

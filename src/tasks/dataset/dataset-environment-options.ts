@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { JsonObjectSchema, JsonValueSchema, type JsonObject } from "../../core/json.js";
+import type { Messages } from "../../core/schemas/message.js";
+import type { RewardInput } from "./dataset-rubric.js";
+import { HeldOutSchema } from "./held-out-split.js";
+import { DatasetFormatSchema } from "./read-dataset.js";
+
+/** The prompt of a row: its text (sent as one user message) or the messages themselves. */
+export type PromptFunction = (item: JsonObject) => string | Messages;
+
+const isRewardInput = (value: unknown): value is RewardInput =>
+  typeof value === "function" || (typeof value === "object" && value !== null && typeof (value as { fn?: unknown }).fn === "function");
+
+/** The options of a dataset environment (`createDatasetEnvironment`, `--env dataset`). Functions only from code; a config file gives the JSON ones. */
+export const DatasetEnvironmentOptionsSchema = z.strictObject({
+  /** The rows: a file path (`--data FILE`; .jsonl, .json, .csv or .parquet) or, from code, an array of objects. */
+  data: z.union([z.string().min(1), z.array(JsonObjectSchema).min(1, "at least one row")], { error: "a file path or an array of row objects" }),
+  /** The file's format: `jsonl`, `json`, `csv` or `parquet`. Default: by the file's extension. */
+  format: DatasetFormatSchema.optional(),
+  /** The prompt: the column holding it (default `prompt`), or from code a function `(item) => string | messages`. */
+  prompt: z.union([z.string().min(1), z.custom<PromptFunction>((value) => typeof value === "function", "a function (item) => string | messages")]).default("prompt"),
+  /** The column the built-in `exactMatch` reward compares with (used only when `rewards` is not given). Default `answer`. */
+  answer: z.string().min(1).default("answer"),
+  /**
+   * Plain reward functions `(completion, item) => number | null` (null
+   * abstains), or `{ name, weight, fn }`; the reward is Σ weight · score. Only
+   * from code. Default: `exactMatch`, 1 when the completion's first line
+   * equals the `answer` column (both trimmed), else 0.
+   */
+  rewards: z.array(z.custom<RewardInput>(isRewardInput, "a function (completion, item) => number | null, or { name, weight, fn }")).min(1).optional(),
+  /** Held out from training, evaluated greedily: a fraction of the rows (by seeded hash), or `{ column, value }` (rows whose column holds value, default true). Default 0.1. */
+  heldOut: HeldOutSchema.default(0.1),
+  /** Seed of the fractional held-out split. Default 0. */
+  seed: z.number().int().min(0).default(0),
+  /** The reward function whose mean over the held-out rows is the held-out accuracy (abstaining counts 0). Default: the first. */
+  evaluateBy: z.string().min(1).optional(),
+  /** Held-out rows per evaluation. Default 300. */
+  evaluateItems: z.number().int().min(1).default(300),
+  /** Rows per step. Default 16. */
+  prompts: z.number().int().min(1).default(16),
+  /** Completions per row: the GRPO group. Default 8. */
+  groupSize: z.number().int().min(1).default(8),
+  /** Completion tokens at most. Default 16. */
+  maxTokens: z.number().int().min(1).default(16),
+  /** The environment's name, in checkpoints and logs. Default `dataset`. */
+  name: z.string().min(1).default("dataset"),
+  /**
+   * The module whose `createEnvironment(options)` makes this environment, for
+   * pool workers (`--workers N`) to make its functions again. Default: the
+   * module selfplay is loading it from (`--env ./my-env.js`).
+   */
+  source: z.strictObject({ module: z.string().min(1), options: JsonValueSchema.optional() }).optional(),
+});
+export type DatasetEnvironmentOptions = z.input<typeof DatasetEnvironmentOptionsSchema>;

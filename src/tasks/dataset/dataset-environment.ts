@@ -1,0 +1,83 @@
+import { ArtifactStore } from "../../arena/artifact-store.js";
+import { InvalidInputError } from "../../core/errors/index.js";
+import type { InferenceClient } from "../../core/inference-client.js";
+import type { JsonObject } from "../../core/json.js";
+import { parseInput } from "../../core/parse-input.js";
+import type { Messages } from "../../core/schemas/message.js";
+import { DEFAULT_SAMPLER } from "../../core/schemas/sampler-settings.js";
+import type { Environment } from "../../environments/environment.js";
+import { currentEnvironmentSource } from "../../environments/environment-source.js";
+import { registerDatasetHarness } from "./dataset-harness.js";
+import { datasetEpisodeModule } from "./dataset-episodes.js";
+import { DatasetEnvironmentOptionsSchema, type DatasetEnvironmentOptions } from "./dataset-environment-options.js";
+import { rubricOf, scoreRubric, type RubricEntry } from "./dataset-rubric.js";
+import { splitHeldOut } from "./held-out-split.js";
+import { readDataset } from "./read-dataset.js";
+import { summariseRewards } from "./summarise-rewards.js";
+
+/**
+ * Your own task from a dataset and plain reward functions, as TRL's
+ * `GRPOTrainer(train_dataset=…, reward_funcs=…, reward_weights=…)` and a
+ * verifiers environment (dataset + rubric): each step draws rows, samples a
+ * group of completions of each row's prompt, and rewards each completion with
+ * the weighted sum of the functions. Held-out rows are never trained on and are
+ * evaluated greedily. Every function's mean and std are on each step's line.
+ */
+export async function createDatasetEnvironment(options: DatasetEnvironmentOptions): Promise<Environment> {
+  const parsed = parseInput(DatasetEnvironmentOptionsSchema, options, { fieldName: (path) => `environment.${path.map(String).join(".")}` });
+  // Before the first await: inside an environment module selfplay is loading, this names the module.
+  const source = parsed.source ?? currentEnvironmentSource();
+  const rows = typeof parsed.data === "string" ? await readDataset(parsed.data, parsed.format) : parsed.data;
+  const promptOf = promptFunction(parsed.prompt, rows);
+  const answerColumn = parsed.answer;
+  const rubric = rubricOf(parsed.rewards ?? [{ name: "exactMatch", fn: (completion: string, item: JsonObject) => (firstLine(completion) === String(item[answerColumn] ?? "").trim() ? 1 : 0) }]);
+  if (parsed.rewards === undefined) requireColumn(rows, answerColumn, "environment.answer");
+  const evaluateBy = parsed.evaluateBy ?? (rubric[0] as RubricEntry).name;
+  if (!rubric.some((entry) => entry.name === evaluateBy)) throw new InvalidInputError("environment.evaluateBy", `one of the reward functions: ${rubric.map((entry) => entry.name).join(", ")}`, evaluateBy);
+  const split = splitHeldOut(rows, parsed.heldOut, parsed.seed);
+  if (split.training.length === 0) throw new InvalidInputError("environment.heldOut", "a split that leaves rows to train on", parsed.heldOut);
+  const heldOut = split.heldOut.slice(0, parsed.evaluateItems);
+  const key = registerDatasetHarness({ prompt: promptOf, rubric });
+  return {
+    name: parsed.name,
+    episodes: datasetEpisodeModule({ name: parsed.name, key, maxTokens: parsed.maxTokens, ...(source && { source }) }),
+    stores: { dataset: ArtifactStore.of(split.training, { capacity: split.training.length }) },
+    plan: [{ episodeType: "dataset", count: parsed.prompts, groupSize: parsed.groupSize }],
+    ...(heldOut.length > 0 && {
+      evaluate: async (client: InferenceClient) => ({ accuracy: await greedyMean(client, heldOut, promptOf, rubric, evaluateBy, parsed.maxTokens), n: heldOut.length }),
+    }),
+    summarise: (results) => summariseRewards(rubric, results),
+  };
+}
+
+/** The completion's first line, trimmed. */
+function firstLine(completion: string): string {
+  return (completion.split("\n")[0] ?? "").trim();
+}
+
+/** Rows' prompts as messages, from a column (checked on every row now) or the caller's function. */
+function promptFunction(prompt: string | ((item: JsonObject) => string | Messages), rows: readonly JsonObject[]): (item: JsonObject) => Messages {
+  const asMessages = (value: string | Messages): Messages => (typeof value === "string" ? [{ role: "user", content: value }] : value);
+  if (typeof prompt === "function") return (item) => asMessages(prompt(item));
+  requireColumn(rows, prompt, "environment.prompt");
+  return (item) => asMessages(String(item[prompt]));
+}
+
+function requireColumn(rows: readonly JsonObject[], column: string, field: string): void {
+  const index = rows.findIndex((row) => row[column] === undefined || row[column] === null || typeof row[column] === "object");
+  if (index >= 0) throw new InvalidInputError(field, `a column every row has as text or a number; row ${index + 1} has columns ${Object.keys(rows[index] as JsonObject).join(", ")}`, column);
+}
+
+/** The mean of `by`'s scores over greedy completions of the held-out rows (abstaining counts 0), a batch of parallel sequences at a time. */
+async function greedyMean(client: InferenceClient, rows: readonly JsonObject[], promptOf: (item: JsonObject) => Messages, rubric: readonly RubricEntry[], by: string, maxTokens: number): Promise<number> {
+  let total = 0;
+  const size = client.capabilities.parallelSequences;
+  for (let start = 0; start < rows.length; start += size) {
+    const batch = rows.slice(start, start + size);
+    const outputs = await client.generate(batch.map((row) => ({ messages: promptOf(row), sampler: { ...DEFAULT_SAMPLER, temperature: 0, maxTokens, seed: 0 }, constraint: null })));
+    outputs.forEach((output, index) => {
+      total += scoreRubric(rubric, output.text, batch[index] as JsonObject).scores[by] ?? 0;
+    });
+  }
+  return total / Math.max(rows.length, 1);
+}

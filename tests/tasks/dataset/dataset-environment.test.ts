@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { loadEpisodeModule } from "../../../src/arena/pool/episode-module.js";
+import { toErrorRecord } from "../../../src/core/errors/index.js";
+import type { JsonObject } from "../../../src/core/json.js";
+import type { GenerateResult } from "../../../src/core/schemas/generate-result.js";
+import type { Rollout } from "../../../src/core/schemas/rollout.js";
+import type { ScoringContext } from "../../../src/core/verifiers/verifier.js";
+import { createDatasetEnvironment } from "../../../src/tasks/dataset/dataset-environment.js";
+import { createDatasetEpisodes, datasetEpisodeModule } from "../../../src/tasks/dataset/dataset-episodes.js";
+import type { DatasetEpisode } from "../../../src/tasks/dataset/dataset-episode.js";
+import { DatasetFunctionsUnavailableError } from "../../../src/tasks/dataset/errors/index.js";
+import { loadEnvironment } from "../../../src/tasks/built-in-environments.js";
+
+const rows = Array.from({ length: 40 }, (_, index) => ({ q: `${index + 10}+1=`, a: String(index + 11) }));
+const context = {} as ScoringContext;
+
+function rollout(item: JsonObject, completion: string): Rollout {
+  const step = { roleId: "student", prompt: [], completion: [{ role: "assistant", content: completion }], promptTokenIds: [], completionTokenIds: [], completionLogprobs: [] };
+  return { id: "ep0", episodeType: "dataset", groupId: "g0", artifact: item, steps: [step as never], artifacts: {} };
+}
+
+async function episodeOf(environment: Awaited<ReturnType<typeof createDatasetEnvironment>>): Promise<DatasetEpisode> {
+  return (await loadEpisodeModule(environment.episodes))[0] as DatasetEpisode;
+}
+
+function result(details: JsonObject | Error): GenerateResult {
+  const failed = details instanceof Error;
+  return {
+    rollout: rollout({}, ""),
+    rewards: failed ? {} : { student: 0 },
+    outcome: failed ? { status: "failed", stage: "score", error: toErrorRecord(details) } : { status: "scored" },
+    scoreDetails: failed ? {} : details,
+    judgeCalls: 0,
+    structuredOutputs: { calls: 0, validFirstTry: 0, resamples: 0, failures: 0 } as never,
+    children: [],
+  };
+}
+
+describe("createDatasetEnvironment", () => {
+  it("maps the prompt and answer columns; by default rewards an exact match of the answer column's first line", async () => {
+    const environment = await createDatasetEnvironment({ data: rows, prompt: "q", answer: "a", heldOut: 0 });
+    expect(environment.plan).toEqual([{ episodeType: "dataset", count: 16, groupSize: 8 }]);
+    expect(environment.evaluate).toBeUndefined();
+    const episode = await episodeOf(environment);
+    const item = rows[0] as JsonObject;
+    expect(episode["prompt"](item)).toEqual([{ role: "user", content: "10+1=" }]);
+    expect(await episode.verifier.score(rollout(item, " 11\nuser: 12+1="), context)).toEqual({ rewards: { student: 1 }, details: { scores: { exactMatch: 1 } } });
+    expect(await episode.verifier.score(rollout(item, "12"), context)).toEqual({ rewards: { student: 0 }, details: { scores: { exactMatch: 0 } } });
+  });
+
+  it("takes a prompt function (text or messages) and weighted reward functions", async () => {
+    const environment = await createDatasetEnvironment({
+      data: rows,
+      prompt: (item) => [{ role: "system", content: "Add." }, { role: "user", content: String(item.q) }],
+      rewards: [{ name: "right", weight: 2, fn: (completion, item) => (completion === item.a ? 1 : 0) }, { name: "short", weight: 0.5, fn: (completion) => (completion.length < 3 ? 1 : null) }],
+    });
+    const episode = await episodeOf(environment);
+    expect(episode["prompt"](rows[1] as JsonObject)).toEqual([{ role: "system", content: "Add." }, { role: "user", content: "11+1=" }]);
+    expect((await episode.verifier.score(rollout(rows[1] as JsonObject, "12"), context)).rewards).toEqual({ student: 2.5 });
+    expect((await episode.verifier.score(rollout(rows[1] as JsonObject, "twelve"), context)).details).toEqual({ scores: { right: 0, short: null } });
+  });
+
+  it("summarises each function's mean and std, and counts by name the rollouts a function's throw failed", async () => {
+    const environment = await createDatasetEnvironment({ data: rows, prompt: "q", rewards: [{ name: "right", fn: () => 1 }, { name: "picky", fn: () => null }] });
+    const episode = await episodeOf(environment);
+    const thrower = await createDatasetEnvironment({ data: rows, prompt: "q", rewards: [{ name: "right", fn: () => 1 }, { name: "picky", fn: () => { throw new Error("boom"); } }] });
+    const error = await (await episodeOf(thrower)).verifier.score(rollout(rows[0] as JsonObject, "11"), context).catch((caught: unknown) => caught as Error);
+    expect(error).toMatchObject({ name: "RewardFunctionError", message: 'reward function "picky" threw: boom' });
+    const results = [result({ scores: { right: 1, picky: 0 } }), result({ scores: { right: 0, picky: null } }), result(error as Error)];
+    expect(environment.summarise?.(results)).toEqual({ "right.mean": 0.5, "right.std": 0.5, "picky.mean": 0, "picky.std": 0, "picky.abstained": 1, "picky.threw": 1 });
+    expect(episode.type).toBe("dataset");
+  });
+
+  it("holds out rows by a column and never stores them for training; evaluateBy must name a function", async () => {
+    const data = rows.map((row, index) => ({ ...row, split: index < 10 ? "test" : "train" }));
+    const environment = await createDatasetEnvironment({ data, prompt: "q", answer: "a", heldOut: { column: "split", value: "test" } });
+    expect(environment.stores.dataset?.size).toBe(30);
+    expect(environment.evaluate).toBeDefined();
+    await expect(createDatasetEnvironment({ data, prompt: "q", answer: "a", evaluateBy: "nope" })).rejects.toThrow(/environment\.evaluateBy/);
+  });
+
+  it("refuses a missing prompt or answer column, naming the option and a row's columns", async () => {
+    await expect(createDatasetEnvironment({ data: rows })).rejects.toThrow(/environment\.prompt.*row 1 has columns q, a/);
+    await expect(createDatasetEnvironment({ data: rows, prompt: "q" })).rejects.toThrow(/environment\.answer/);
+  });
+
+  it("is `--env dataset` with JSON options; a config's reward functions or a missing data file are refused", async () => {
+    await expect(loadEnvironment("dataset", {})).rejects.toThrow(/environment\.data/);
+    await expect(loadEnvironment("dataset", { data: rows, prompt: "q", answer: "a" })).resolves.toMatchObject({ name: "dataset" });
+    await expect(loadEnvironment("dataset", { data: rows, prompt: "q", rewards: ["exact"] })).rejects.toThrow(/environment\.rewards\.0/);
+  });
+
+  it("says what to do when a thread without the functions (a pool worker) has no module to make them from", async () => {
+    await expect(createDatasetEpisodes(datasetEpisodeModule({ name: "mine", key: "dataset-unknown", maxTokens: 4 }).options ?? null)).rejects.toThrow(DatasetFunctionsUnavailableError);
+    await expect(createDatasetEpisodes({ name: "mine", key: "dataset-unknown", maxTokens: 4 })).rejects.toThrow(/--workers 0/);
+  });
+});
