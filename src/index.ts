@@ -57,7 +57,7 @@ export {
 
 // Environments: what a task hands the training loop
 export {
-  type Environment, type EnvironmentClusters, type EnvironmentEvaluation, type ClusterStepOutcome,
+  type Environment, type EnvironmentClusters, type EnvironmentEvaluation, type EnvironmentEvaluateOptions, type ClusterStepOutcome,
   type EnvironmentFactory, loadEnvironmentFrom, ENVIRONMENT_FACTORY_EXPORT, type EnvironmentRegistry
 } from "./environments/index.js";
 

@@ -30,6 +30,7 @@ export const EnvironmentShapeSchema = z.object({
     .optional(),
   labelledEpisodeTypes: z.array(z.string().min(1)).min(1, "at least one episode type, or leave it out to label every type").optional(),
   evaluate: functionSchema.optional(),
+  evaluatesPassAtK: z.boolean().optional(),
   summarise: functionSchema.optional(),
   trainingDefaults: JsonObjectSchema.optional(),
   scriptedPlayers: z.array(z.object({ when: z.union([z.instanceof(RegExp), functionSchema]), reply: z.unknown() })).optional(),

@@ -50,8 +50,18 @@ export interface Environment {
    * pass rate: only the solvers are labelled).
    */
   readonly labelledEpisodeTypes?: readonly string[];
-  /** A held-out evaluation on the engine at the current weights (every `evaluateEvery` steps and at the end). */
-  evaluate?(client: InferenceClient): Promise<EnvironmentEvaluation>;
+  /**
+   * A held-out evaluation on the engine at the current weights (every
+   * `evaluateEvery` steps and at the end, and `selfplay eval --env`). With
+   * `samples` (only where `evaluatesPassAtK` is declared), pass@k besides.
+   */
+  evaluate?(client: InferenceClient, options?: EnvironmentEvaluateOptions): Promise<EnvironmentEvaluation>;
+  /**
+   * Whether `evaluate` takes `samples` and reports `passAtK` (`selfplay eval
+   * --samples K`); an evaluation that is not a share of problems solved (a
+   * band share, clean episodes) leaves it out. Default false.
+   */
+  readonly evaluatesPassAtK?: boolean;
   /** The task's own numbers for a step's results (solve rate, valid proposals …), logged under `environment`. */
   summarise?(results: readonly GenerateResult[]): Record<string, number>;
   /**
@@ -64,10 +74,20 @@ export interface Environment {
   readonly scriptedPlayers?: readonly ScriptedRule[];
 }
 
+/** What `evaluate` is asked for besides its greedy figure. */
+export interface EnvironmentEvaluateOptions {
+  /** Samples per problem at temperature 1 for pass@k, an integer from 1; absent or 0: greedy only. */
+  samples?: number;
+  /** Seed of the samples (an integer from 0 to 4294967295). Default 0. */
+  seed?: number;
+}
+
 /** A held-out evaluation: the share of problems solved (greedy) and how many there were. */
 export interface EnvironmentEvaluation {
   accuracy: number;
   n: number;
+  /** The share of problems some of `k` samples solved, when `samples` was asked for. */
+  passAtK?: { k: number; value: number };
 }
 
 /** How a task's artifacts fall into clusters, and what a step's results tell about each. */

@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/program.js";
+import { bundledArithmeticBase } from "../../src/inference/model-files/bundled-models.js";
 import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
+import { createTrainableAdapter } from "../../src/training/tfjs/lora/create-trainable-adapter.js";
 
 async function runCli(argv: string[]) {
   let stdout = "";
@@ -48,5 +50,142 @@ describe("selfplay eval (real engine)", () => {
     expect(failure.code).toBe(2);
     expect(failure.stderr).toMatch(/bad\.jsonl:1/);
   });
+});
 
+/** What `--env … --json` prints. */
+interface EnvironmentEvalJson {
+  environment: string;
+  model: string;
+  lora?: string;
+  accuracy: number;
+  n: number;
+  passAtK?: { k: number; value: number };
+}
+
+describe("selfplay eval --env (real engine, the bundled base)", () => {
+  let folder: string;
+
+  /** A config file as `selfplay train --config` takes it, the environment's options under `environment`. */
+  async function configFile(name: string, environment: Record<string, unknown>): Promise<string> {
+    const path = join(folder, `${name}.json`);
+    await writeFile(path, JSON.stringify({ environment }));
+    return path;
+  }
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), "selfplay-eval-env-"));
+  });
+
+  it("exact-match: greedy accuracy on the held-out questions the config sizes, pass@k with --samples, on the bundled base by default", async () => {
+    const config = await configFile("exact-match", { evaluateQuestions: 8 });
+    const greedy = await runCli(["eval", "--env", "exact-match", "--config", config, "--json"]);
+    expect(greedy.stderr).toMatch(/^device: CPU \(.*\) — auto: ggml found no GPU\n$/);
+    expect(greedy.code).toBe(0);
+    const result = JSON.parse(greedy.stdout) as EnvironmentEvalJson;
+    expect(Object.keys(result)).toEqual(["environment", "model", "accuracy", "n"]);
+    expect(result).toMatchObject({ environment: "exact-match", model: bundledArithmeticBase(), n: 8 });
+    expect(Number.isInteger(result.accuracy * 8)).toBe(true);
+    const sampled = await runCli(["eval", "--env", "exact-match", "--config", config, "--samples", "3", "--seed", "5", "--json"]);
+    expect(sampled.code).toBe(0);
+    const withPassAtK = JSON.parse(sampled.stdout) as EnvironmentEvalJson;
+    // The greedy pass is the same with or without samples; the samples are seeded, so a rerun prints the same.
+    expect(withPassAtK).toMatchObject({ accuracy: result.accuracy, n: 8, passAtK: { k: 3 } });
+    expect(Number.isInteger(withPassAtK.passAtK!.value * 8)).toBe(true);
+    expect((await runCli(["eval", "--env", "exact-match", "--config", config, "--samples", "3", "--seed", "5", "--json"])).stdout).toBe(sampled.stdout);
+    const text = await runCli(["eval", "--env", "exact-match", "--config", config, "--samples", "3", "--seed", "5"]);
+    expect(text.stdout).toBe(
+      `exact-match: held-out evaluation ${(100 * result.accuracy).toFixed(1)}% (n=8), pass@3 ${(100 * withPassAtK.passAtK!.value).toFixed(1)}% — ${bundledArithmeticBase()}\n`,
+    );
+  });
+
+  it("arithmetic: the environment's held-out draw is --task arithmetic's --n draw at seed 0, so both print the same figures", async () => {
+    const config = await configFile("arithmetic", { evaluateProblems: 12 });
+    const environment = await runCli(["eval", "--env", "arithmetic", "--config", config, "--samples", "2", "--json"]);
+    expect(environment.code).toBe(0);
+    const task = await runCli(["eval", "--task", "arithmetic", "--model", bundledArithmeticBase(), "--n", "12", "--samples", "2", "--json"]);
+    expect(task.code).toBe(0);
+    const expected = JSON.parse(task.stdout) as { accuracy: number; n: number; passAtK: { k: number; value: number } };
+    expect(JSON.parse(environment.stdout)).toEqual({ environment: "arithmetic", model: bundledArithmeticBase(), accuracy: expected.accuracy, n: 12, passAtK: expected.passAtK });
+  });
+
+  it("tournament, riddles and dream: each environment's own figure, greedy only, at the context the environment asks for", async () => {
+    const cases: { name: string; options: Record<string, unknown>; n: (n: number) => boolean }[] = [
+      { name: "tournament", options: { rounds: 1, citizens: 3, evaluateEpisodes: 2 }, n: (n) => n === 2 },
+      // n is the valid riddles, the band share's denominator.
+      { name: "riddles", options: { evaluateEpisodes: 2, solvers: 2, waveSize: 2 }, n: (n) => n >= 0 && n <= 2 },
+      // contextSize 2048: a dream prompt (~500 tokens) fits, so each held-out challenge is an attempt.
+      { name: "dream", options: { clusters: ["algorithms"], evaluateChallengesPerCluster: 1, maxTokens: 16 }, n: (n) => n === 1 },
+    ];
+    for (const { name, options, n } of cases) {
+      const { code, stdout, stderr } = await runCli(["eval", "--env", name, "--config", await configFile(name, options), "--json"]);
+      expect({ name, code, stderr }).toMatchObject({ name, code: 0 });
+      const result = JSON.parse(stdout) as EnvironmentEvalJson;
+      expect(result.environment).toBe(name);
+      expect(n(result.n)).toBe(true);
+      expect(result.accuracy).toBeGreaterThanOrEqual(0);
+      expect(result.accuracy).toBeLessThanOrEqual(1);
+      expect(result.passAtK).toBeUndefined();
+    }
+  });
+
+  it("--lora: an adapter over the model, named in the output; a fresh one (B = 0) scores as the base", async () => {
+    const config = await configFile("exact-match-lora", { evaluateQuestions: 4 });
+    const adapter = join(folder, "fresh.lora.gguf");
+    await createTrainableAdapter({ modelPath: bundledArithmeticBase(), path: adapter });
+    const base = JSON.parse((await runCli(["eval", "--env", "exact-match", "--config", config, "--json"])).stdout) as EnvironmentEvalJson;
+    const adapted = await runCli(["eval", "--env", "exact-match", "--config", config, "--lora", adapter, "--json"]);
+    expect(adapted.code).toBe(0);
+    expect(JSON.parse(adapted.stdout)).toEqual({ ...base, lora: adapter });
+  });
+
+  it("a module's environment: its evaluate gets the samples it declares it can take", async () => {
+    const module = join(folder, "counting-environment.js");
+    await writeFile(
+      module,
+      `export const createEpisodes = () => [];
+export function createEnvironment() {
+  return {
+    name: "counting",
+    episodes: { module: import.meta.url, exportName: "createEpisodes" },
+    stores: {},
+    plan: [{ episodeType: "echo", count: 1 }],
+    evaluatesPassAtK: true,
+    evaluate: async (client, options = {}) => ({ accuracy: client.capabilities.parallelSequences / 10, n: 10, ...(options.samples && { passAtK: { k: options.samples, value: options.seed / 10 } }) }),
+  };
+}
+`,
+    );
+    const { code, stdout } = await runCli(["eval", "--env", module, "--sequences", "3", "--samples", "4", "--seed", "7", "--json"]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ environment: "counting", model: bundledArithmeticBase(), accuracy: 0.3, n: 10, passAtK: { k: 4, value: 0.7 } });
+  });
+});
+
+describe("selfplay eval --env: what it refuses, exit 2 before a model loads", () => {
+  it.each([
+    { argv: ["--env", "debate"], message: /--env: got "debate"; expected an environment with a held-out evaluation; the debate environment has no held-out evaluation/ },
+    { argv: ["--env", "proposer-solver"], message: /the proposer-solver environment has no held-out evaluation/ },
+    { argv: ["--env", "no-such-environment"], message: /environment no-such-environment: no such built-in environment; give one of arithmetic, / },
+    { argv: ["--env", "tournament", "--samples", "2"], message: /--samples: got 2; expected 0 \(greedy only\): the tournament environment's evaluation has no pass@k/ },
+    { argv: ["--env", "riddles", "--samples", "2"], message: /--samples: .*the riddles environment's evaluation has no pass@k/ },
+    { argv: ["--env", "exact-match", "--task", "arithmetic"], message: /--task: got "arithmetic"; expected no --task with --env/ },
+    { argv: ["--env", "arithmetic", "--problems", "problems.jsonl"], message: /--problems: .*expected no --problems with --env/ },
+    { argv: ["--env", "arithmetic", "--n", "5"], message: /--n: got 5; expected no --n with --env/ },
+    { argv: ["--task", "arithmetic", "--config", "config.json"], message: /--config: .*expected no --config with --task/ },
+  ])("eval $argv", async ({ argv, message }) => {
+    const { code, stdout, stderr } = await runCli(["eval", ...argv]);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(message);
+    expect(stderr).not.toMatch(/device:/);
+  });
+
+  it("names the config file of a misspelt environment option", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "selfplay-eval-config-"));
+    const config = join(folder, "typo.json");
+    await writeFile(config, JSON.stringify({ environment: { evaluateQuestion: 4 } }));
+    const { code, stderr } = await runCli(["eval", "--env", "exact-match", "--config", config]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/typo\.json: .*environment\.evaluateQuestion/);
+  });
 });

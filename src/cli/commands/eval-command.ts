@@ -1,20 +1,30 @@
 import { Option, type Command } from "commander";
 import { z } from "zod";
+import { InvalidInputError } from "../../core/errors/index.js";
+import type { JsonValue } from "../../core/json.js";
 import { readJsonl } from "../../core/jsonl/read-jsonl.js";
+import { parseInput } from "../../core/parse-input.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
+import { loadEnvironment } from "../../tasks/built-in-environments.js";
 import { heldOutExamples, sampleWithoutReplacement } from "../../tasks/arithmetic/held-out-examples.js";
 import { evaluateArithmetic, type ArithmeticExample } from "../../tasks/arithmetic/evaluate-arithmetic.js";
+import { TrainingConfigurationSchema } from "../../training/loop/training-configuration.js";
 import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
+import { bundledArithmeticBase } from "../../inference/model-files/bundled-models.js";
 import { ensureDefaultModel } from "../../inference/model-files/default-model.js";
-import { EXIT } from "../cli-io.js";
+import { EXIT, type CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { integerFlag } from "../flag-schemas.js";
 import { announceDevice, DEVICE_FLAG, deviceOption } from "../device-flag.js";
 import { parseOptions } from "../parse-options.js";
+import { readConfigurationFile } from "../read-configuration-file.js";
 
 export const EvalCommandOptionsSchema = z.object({
   model: z.string().min(1, "a GGUF file path").optional(),
-  task: z.enum(["arithmetic"], { error: "arithmetic (the only task so far)" }),
+  lora: z.string().min(1, "a LoRA adapter GGUF file path").optional(),
+  env: z.string().min(1, "a built-in environment name or a module path (./my-environment.js)").optional(),
+  config: z.string().min(1, "a JSON file path").optional(),
+  task: z.enum(["arithmetic"], { error: "arithmetic (the only task so far; --env evaluates any environment)" }).optional(),
   problems: z.string().min(1, "a JSONL file path").optional(),
   n: integerFlag(1, 1_000_000).optional(),
   seed: integerFlag(0, MAX_SEED),
@@ -23,16 +33,69 @@ export const EvalCommandOptionsSchema = z.object({
   json: z.boolean().default(false),
   ...DEVICE_FLAG,
 });
+type EvalCommandOptions = z.infer<typeof EvalCommandOptionsSchema>;
 
 const ProblemLineSchema = z.object({ problem: z.string().min(1), answer: z.union([z.string(), z.number()]).transform(String) });
 
 /**
- * `selfplay eval`: greedy accuracy of a model on arithmetic problems — a
- * problems file (`{"problem": "23+45", "answer": "68"}` a line), or the
- * held-out split, `--n` of them drawn with `--seed` — and pass@k with `--samples k`.
+ * `selfplay eval`: with `--env`, any environment's held-out evaluation
+ * (`evaluate`) on the engine, and pass@k with `--samples k` where the
+ * environment can; without it (`--task arithmetic`), greedy accuracy on
+ * arithmetic problems — a problems file (`{"problem": "23+45", "answer":
+ * "68"}` a line), or the held-out split, `--n` of them drawn with `--seed` —
+ * with pass@k and accuracy per cluster.
  */
 export async function evalCommand(rawOptions: unknown, { io }: CommandContext): Promise<number> {
   const options = parseOptions(EvalCommandOptionsSchema, rawOptions);
+  return options.env === undefined ? evalTask(options, io) : evalEnvironment(options, options.env, io);
+}
+
+/** `--env NAME|./module.js`: the environment's own evaluation, its options from `--config`'s `environment`. */
+async function evalEnvironment(options: EvalCommandOptions, name: string, io: CliIo): Promise<number> {
+  // Flags of the arithmetic problems path say nothing to an environment: refused, never ignored.
+  if (options.task !== undefined) throw new InvalidInputError("--task", "no --task with --env (--env arithmetic evaluates the arithmetic environment's held-out problems)", options.task);
+  if (options.problems !== undefined) throw new InvalidInputError("--problems", "no --problems with --env (the environment's options choose its held-out set: --config)", options.problems);
+  if (options.n !== undefined) throw new InvalidInputError("--n", "no --n with --env (the environment's options size its held-out set: --config)", options.n);
+  // The file `selfplay train --config` takes, so a run is evaluated with the options it trained with; only `environment` matters here.
+  const configuration = options.config === undefined ? {} : await readConfigurationFile(options.config, "--config");
+  const environmentOptions = parseInput(TrainingConfigurationSchema, configuration, { fieldName: (path) => `${options.config ?? "configuration"}: ${path.map(String).join(".")}` }).environment;
+  const environment = await loadEnvironment(name, environmentOptions as JsonValue).catch((error: unknown) => {
+    if (error instanceof InvalidInputError && options.config !== undefined) error.message = `${options.config}: ${error.message}`;
+    throw error;
+  });
+  if (environment.evaluate === undefined) {
+    throw new InvalidInputError("--env", `an environment with a held-out evaluation; the ${environment.name} environment has no held-out evaluation (it defines no evaluate)`, name);
+  }
+  if (options.samples > 0 && environment.evaluatesPassAtK !== true) {
+    throw new InvalidInputError("--samples", `0 (greedy only): the ${environment.name} environment's evaluation has no pass@k (it does not declare evaluatesPassAtK); leave out --samples`, options.samples);
+  }
+  const modelPath = options.model ?? bundledArithmeticBase();
+  const client = await LlamaInferenceClient.create({
+    modelPath,
+    sequences: options.sequences,
+    device: options.device,
+    ...(options.lora !== undefined && { loraPath: options.lora }),
+    ...(environment.contextSize !== undefined && { contextSize: environment.contextSize }),
+  });
+  announceDevice(io, client);
+  try {
+    const { accuracy, n, passAtK } = await environment.evaluate(client, options.samples > 0 ? { samples: options.samples, seed: options.seed } : {});
+    const model = `${modelPath}${options.lora === undefined ? "" : ` + ${options.lora}`}`;
+    if (options.json) {
+      io.stdout(`${JSON.stringify({ environment: environment.name, model: modelPath, ...(options.lora !== undefined && { lora: options.lora }), accuracy, n, ...(passAtK && { passAtK }) })}\n`);
+    } else {
+      io.stdout(`${environment.name}: held-out evaluation ${(100 * accuracy).toFixed(1)}% (n=${n})${passAtK ? `, pass@${passAtK.k} ${(100 * passAtK.value).toFixed(1)}%` : ""} — ${model}\n`);
+    }
+    return EXIT.ok;
+  } finally {
+    await client.dispose();
+  }
+}
+
+/** `--task arithmetic` (the default): arithmetic problems from a file or the held-out split, greedy, pass@k, per cluster. */
+async function evalTask(options: EvalCommandOptions, io: CliIo): Promise<number> {
+  if (options.config !== undefined) throw new InvalidInputError("--config", "no --config with --task (it holds an environment's options: give --env)", options.config);
+  const task = options.task ?? "arithmetic";
   let examples: (ArithmeticExample & { cluster?: string })[];
   if (options.problems !== undefined) {
     examples = (await readJsonl(options.problems, ProblemLineSchema)).records;
@@ -41,14 +104,14 @@ export async function evalCommand(rawOptions: unknown, { io }: CommandContext): 
   }
   if (options.n !== undefined && options.n < examples.length) examples = sampleWithoutReplacement(examples, options.n, options.seed);
   const modelPath = options.model ?? (await ensureDefaultModel());
-  const client = await LlamaInferenceClient.create({ modelPath, sequences: options.sequences, device: options.device });
+  const client = await LlamaInferenceClient.create({ modelPath, sequences: options.sequences, device: options.device, ...(options.lora !== undefined && { loraPath: options.lora }) });
   announceDevice(io, client);
   try {
     const result = await evaluateArithmetic(client, examples, { samples: options.samples, seed: options.seed });
-    if (options.json) io.stdout(`${JSON.stringify({ model: modelPath, task: options.task, ...result })}\n`);
+    if (options.json) io.stdout(`${JSON.stringify({ model: modelPath, ...(options.lora !== undefined && { lora: options.lora }), task, ...result })}\n`);
     else {
       const passAtK = result.passAtK ? `, pass@${result.passAtK.k} ${(100 * result.passAtK.value).toFixed(1)}%` : "";
-      io.stdout(`${options.task}: greedy accuracy ${(100 * result.accuracy).toFixed(1)}% (${result.correct}/${result.n})${passAtK} — ${modelPath}\n`);
+      io.stdout(`${task}: greedy accuracy ${(100 * result.accuracy).toFixed(1)}% (${result.correct}/${result.n})${passAtK} — ${modelPath}${options.lora === undefined ? "" : ` + ${options.lora}`}\n`);
     }
     return EXIT.ok;
   } finally {
@@ -59,16 +122,19 @@ export async function evalCommand(rawOptions: unknown, { io }: CommandContext): 
 export function registerEvalCommand(program: Command, context: CommandContext): void {
   program
     .command("eval")
-    .description("Greedy accuracy (and pass@k) of a model on a task's held-out problems or a problems file.")
-    .addOption(new Option("--model <file>", "GGUF model (default: the bundled default model)"))
+    .description("An environment's held-out evaluation on the engine (--env), or greedy accuracy (and pass@k) on arithmetic problems (--task arithmetic, the default).")
+    .addOption(new Option("--env <name>", "environment whose evaluate to run: arithmetic, exact-match, tournament, riddles, dream, or ./module.js exporting createEnvironment"))
+    .addOption(new Option("--config <file>", "with --env: JSON configuration whose environment holds the environment's options (the file selfplay train --config takes)"))
+    .addOption(new Option("--model <file>", "GGUF model (default: with --env the bundled arithmetic base in models/, with --task the bundled default model)"))
+    .addOption(new Option("--lora <file>", "LoRA adapter GGUF to apply over the model (a run's final.lora.gguf)"))
     .addOption(deviceOption())
-    .addOption(new Option("--task <name>", "the task: arithmetic").default("arithmetic"))
-    .addOption(new Option("--problems <file>", 'JSONL, one {"problem": "23+45", "answer": "68"} a line (default: the held-out split)'))
-    .addOption(new Option("--n <n>", "problems to draw (default: all)"))
-    .addOption(new Option("--seed <n>", "seed of the draw and of the pass@k samples").default("0"))
-    .addOption(new Option("--samples <k>", "samples per problem at temperature 1 for pass@k (0: greedy only)").default("0"))
+    .addOption(new Option("--task <name>", "the task of the problems path: arithmetic (the default without --env)"))
+    .addOption(new Option("--problems <file>", 'with --task: JSONL, one {"problem": "23+45", "answer": "68"} a line (default: the held-out split)'))
+    .addOption(new Option("--n <n>", "with --task: problems to draw (default: all)"))
+    .addOption(new Option("--seed <n>", "seed of the pass@k samples (and of --task's draw)").default("0"))
+    .addOption(new Option("--samples <k>", "samples per problem at temperature 1 for pass@k (0: greedy only); with --env, only environments that declare evaluatesPassAtK").default("0"))
     .addOption(new Option("--sequences <n>", "sequences the engine decodes in parallel").default("16"))
-    .addOption(new Option("--json", "print {accuracy, n, correct, passAtK?, byCluster}"))
+    .addOption(new Option("--json", "print {environment, model, lora?, accuracy, n, passAtK?} with --env; {model, task, accuracy, n, correct, passAtK?, byCluster} with --task"))
     .action(async (flags: Record<string, unknown>) => {
       context.setExitCode(await evalCommand(flags, context));
     });

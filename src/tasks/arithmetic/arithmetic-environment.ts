@@ -62,7 +62,8 @@ export function createArithmeticEnvironment(options?: JsonValue): Environment {
     },
     // The frontier's PRM scores solver tasks; the proposer's reward is its solvers' pass rate, not a verdict on its own prefixes.
     labelledEpisodeTypes: [SOLVE],
-    evaluate: async (client) => evaluateArithmetic(client, heldOut),
+    evaluate: async (client, options = {}) => evaluateArithmetic(client, heldOut, options),
+    evaluatesPassAtK: true,
     // One optimizer step per update over the whole batch (~130 records with a non-zero advantage). Pilots on the shipped base:
     // 32 × 4 with minibatches of 64 at lr 5e-4 swung between 33% and 43% held-out; 16 × 8 at 1e-3 collapsed (34.6% → 19.6% in
     // 10 steps); this setting went 34.6% → 48.0% in 40 steps.

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { ArtifactStore } from "../../arena/artifact-store.js";
-import { DEFAULT_SAMPLER } from "../../core/schemas/sampler-settings.js";
 import type { JsonValue } from "../../core/json.js";
 import { parseInput } from "../../core/parse-input.js";
 import type { GenerateResult } from "../../core/schemas/generate-result.js";
 import type { Environment } from "../../environments/environment.js";
-import { AnswerFormatSchema, readAnswer, type ExactMatchQuestion } from "./exact-match-episode.js";
+import { AnswerFormatSchema } from "./exact-match-episode.js";
 import { exactMatchEpisodeModule } from "./exact-match-episodes.js";
+import { evaluateExactMatch } from "./evaluate-exact-match.js";
 import { isHeldOutQuestion, readQuestions, twoDigitQuestions } from "./exact-match-questions.js";
 
 /** The options of the `exact-match` environment. */
@@ -31,7 +31,8 @@ export type ExactMatchEnvironmentOptions = z.input<typeof ExactMatchEnvironmentO
 /**
  * Single-turn questions with exact answers — TRL's GRPO on a dataset: each
  * step draws questions, samples a group of answers to each, and rewards an
- * exact match (1) over a miss (0). Held-out accuracy is greedy.
+ * exact match (1) over a miss (0). Held-out accuracy is greedy; pass@k on
+ * request (`selfplay eval --env exact-match --samples K`).
  */
 export function createExactMatchEnvironment(options?: JsonValue): Environment {
   const parsed = parseInput(ExactMatchEnvironmentOptionsSchema, options ?? {}, { fieldName: (path) => `environment.${path.map(String).join(".")}` });
@@ -44,27 +45,11 @@ export function createExactMatchEnvironment(options?: JsonValue): Environment {
     episodes: exactMatchEpisodeModule({ maxTokens: parsed.maxTokens, answerFormat }),
     stores: { "exact-match": ArtifactStore.of(training, { capacity: Math.max(training.length, 1) }) },
     plan: [{ episodeType: "exact-match", count: parsed.prompts, groupSize: parsed.groupSize }],
-    evaluate: async (client) => {
-      const correct = await greedyCorrect(client, heldOut, parsed.maxTokens, answerFormat);
-      return { accuracy: correct / Math.max(heldOut.length, 1), n: heldOut.length };
-    },
+    evaluate: (client, options = {}) => evaluateExactMatch(client, heldOut, { ...options, maxTokens: parsed.maxTokens, answerFormat }),
+    evaluatesPassAtK: true,
     summarise: (results: readonly GenerateResult[]) => {
       const scored = results.filter((result) => result.outcome.status === "scored");
       return { solveRate: scored.filter((result) => (result.rewards.student ?? 0) > 0).length / Math.max(scored.length, 1) };
     },
   };
-}
-
-/** Held-out questions answered right greedily, a batch of the client's parallel sequences at a time. */
-async function greedyCorrect(client: Parameters<NonNullable<Environment["evaluate"]>>[0], questions: readonly ExactMatchQuestion[], maxTokens: number, format: "integer" | "text"): Promise<number> {
-  let correct = 0;
-  const size = client.capabilities.parallelSequences;
-  for (let start = 0; start < questions.length; start += size) {
-    const batch = questions.slice(start, start + size);
-    const outputs = await client.generate(batch.map((question) => ({ messages: [{ role: "user" as const, content: question.question }], sampler: { ...DEFAULT_SAMPLER, temperature: 0, maxTokens, seed: 0 }, constraint: null })));
-    outputs.forEach((output, index) => {
-      if (readAnswer(output.text, format)?.trim() === (batch[index] as ExactMatchQuestion).answer.trim()) correct++;
-    });
-  }
-  return correct;
 }
