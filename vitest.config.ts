@@ -11,7 +11,7 @@ const env = { SELFPLAY_CONFIG_DIR: mkdtempSync(join(tmpdir(), "selfplay-test-con
  * load one (train, generate, eval, pretrain, check-logprobs, dialectic, riddles, dream, bench, run on the real engine).
  */
 const LOADS_A_MODEL =
-  /LlamaInferenceClient|WorkerEngineClient|NativeEngine|createRandomModel|\btrain\(|trainAndResume|killCliRunWhen|bundledArithmeticBase|ensureDefaultModel|GgmlPolicy|GgmlTrainer|TfjsTrainer|createTrainer|Policy\.load|checkLogprobs|timeForward|"--model"|runCli\(\["(train|generate|eval|pretrain|check-logprobs|dialectic|riddles|dream|bench)"|spawnSync\(process\.execPath/;
+  /LlamaInferenceClient|WorkerEngineClient|NativeEngine|createRandomModel|\btrain\(|trainAndResume|killCliRunWhen|bundledArithmeticBase|ensureDefaultModel|GgmlPolicy|GgmlTrainer|TfjsTrainer|createTrainer|Policy\.load|checkLogprobs|timeForward|"--model"|runCli\(\["(train|generate|eval|pretrain|check-logprobs|dialectic|riddles|dream|bench)"|spawnSync\(process\.execPath|spawnSync\("npx"/;
 
 /** A test file's text and that of the test helpers it imports (one level), where a model load may hide. */
 function textWithHelpers(file: string): string {
