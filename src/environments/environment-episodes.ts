@@ -1,5 +1,6 @@
 import { loadEpisodeModule } from "../arena/pool/episode-module.js";
 import type { Episode } from "../core/episodes/episode.js";
+import { InvalidInputError } from "../core/errors/index.js";
 import type { Environment } from "./environment.js";
 import { EnvironmentModuleError } from "./errors/environment-module-error.js";
 
@@ -36,9 +37,11 @@ function assertStoreFits(episode: Episode, environment: Environment, source: str
     try {
       episode.parseArtifact(artifact);
     } catch (error) {
+      // A missing field reads `artifact.expected (episode "echo"): Invalid input: expected string, received undefined`.
+      const reason = error instanceof InvalidInputError && error.received === undefined ? `${error.field}: ${error.allowed}` : (error as Error).message;
       throw new EnvironmentModuleError(
         source,
-        `item ${index} of its "${episode.type}" store (of ${entries.length}) does not fit the episode's artifact schema: ${(error as Error).message}; ` +
+        `item ${index} of its "${episode.type}" store (of ${entries.length}) does not fit the episode's artifact schema: ${reason}; ` +
           `fix the data, or the episode's artifactSchema`,
       );
     }

@@ -99,14 +99,15 @@ describe("selfplay train: failures a user sees (real engine)", () => {
     const store = '[{ question: "1+1=", expected: "2" }, { question: "2+2=", answer: "4" }]';
     const { out, code, stderr } = await train("bad-store-item", echoEnvironment({ store }), 1);
     expect(code, stderr).toBe(2);
-    expect(stderr).toMatch(/bad-store-item\.js: item 1 of its "echo" store \(of 2\) does not fit the episode's artifact schema: artifact\.expected \(episode "echo"\): expected /);
+    expect(stderr).toMatch(/bad-store-item\.js: item 1 of its "echo" store \(of 2\) does not fit the episode's artifact schema: artifact\.expected \(episode "echo"\): Invalid input: expected string, received undefined; fix the data/);
     expect(existsSync(out)).toBe(false);
   });
 
   it("misspelt keys of the environment and its plan entries: exit 2 naming the key and the nearest valid one, before any file is written", async () => {
     const evaluate = await train("evalute", echoEnvironment({ extra: ", evalute: async () => ({ accuracy: 1, n: 1 })" }), 1);
     expect(evaluate.code, evaluate.stderr).toBe(2);
-    expect(evaluate.stderr).toMatch(/evalute\.js: evalute: unknown key; did you mean "evaluate"\?/);
+    // The module's key, not the config file's: no `config.json:` before it.
+    expect(evaluate.stderr).toMatch(/^error: environment \/.*evalute\.js: evalute: unknown key; did you mean "evaluate"\?$/m);
     expect(existsSync(evaluate.out)).toBe(false);
     const plan = await train("plna", echoEnvironment().replace("plan: [", "plna: ["), 1);
     expect(plan.code, plan.stderr).toBe(2);

@@ -94,7 +94,9 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
   // The environment is checked (and its options validated) before any file is written.
   const environment = await loadEnvironment(environmentName, environmentOptions as JsonValue).catch((error: unknown) => {
     // Its options come from the config file: say which file the misspelt or wrong `environment.…` key is in.
-    if (error instanceof InvalidInputError && options.config !== undefined) error.message = `${options.config}: ${error.message}`;
+    // A key the environment itself misspells (`environment ./x.js: evalute`) is the module's, not the file's.
+    const aboutTheModule = error instanceof InvalidInputError && error.field.startsWith(`environment ${environmentName}: `);
+    if (error instanceof InvalidInputError && options.config !== undefined && !aboutTheModule) error.message = `${options.config}: ${error.message}`;
     throw error;
   });
   const configuration = parseInput(TrainingConfigurationSchema, withTrainingDefaults(environment, input), { fieldName });

@@ -14,7 +14,7 @@ export class NothingTrainedError extends SelfplayError {
   ) {
     super(
       `no step of the run trained anything: all ${steps} steps had no trainable record (update skipped), so ${finalModel} holds the base model's weights. ` +
-        "See each step's skippedRecords and failures in metrics.jsonl: failed rollouts are never trained on, and with no entropy bonus records with a zero advantage are left out",
+        "See each step's skippedRecords and failures in metrics.jsonl: failed rollouts are never trained on, and records with a zero advantage are left out unless the loss has an entropy bonus (trainer.loss.entropyCoefficient)",
     );
   }
 }
