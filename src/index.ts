@@ -112,4 +112,4 @@ export { MultiTurnEpisodeError, PrmModelError, InvalidPrmScoreError } from "./fr
 export { KernelFileError, UnknownActionError, KernelVersionMismatchError, ExploitRecordError } from "./tournament/errors/index.js";
 export { WasmOutOfMemoryError } from "./training/tfjs/errors/index.js";
 export { GgmlMemoryError, GgmlTrainerUnavailableError } from "./training/ggml/errors/index.js";
-export { TrainingDivergedError } from "./training/loop/errors/index.js";
+export { NothingTrainedError, RolloutsFailedError, TrainingDivergedError } from "./training/loop/errors/index.js";

@@ -8,8 +8,10 @@ const functionSchema = z.custom<(...parameters: never[]) => unknown>((value) => 
 /**
  * The run-time shape of an Environment, for objects a user's module returns:
  * what the interface's types promise, checked before the loop relies on it.
+ * Strict, as are its plan entries and clusters: a key it does not declare
+ * (`evalute`, `plna`) is refused with the nearest valid one, never dropped.
  */
-export const EnvironmentShapeSchema = z.object({
+export const EnvironmentShapeSchema = z.strictObject({
   name: z.string().min(1),
   episodes: EpisodeModuleSchema,
   stores: z.record(z.string(), z.instanceof(ArtifactStore, { message: "an ArtifactStore (ArtifactStore.of([...]))" })),
@@ -20,7 +22,7 @@ export const EnvironmentShapeSchema = z.object({
   contextSize: z.number().int().min(16).max(131_072).optional(),
   samplerDefaults: z.strictObject({ temperature: z.number().min(0).optional(), maxTokens: z.number().int().min(1).optional() }).optional(),
   clusters: z
-    .object({
+    .strictObject({
       episodeType: z.string().min(1),
       names: z.array(z.string().min(1)).min(1),
       of: functionSchema,
@@ -33,5 +35,5 @@ export const EnvironmentShapeSchema = z.object({
   evaluatesPassAtK: z.boolean().optional(),
   summarise: functionSchema.optional(),
   trainingDefaults: JsonObjectSchema.optional(),
-  scriptedPlayers: z.array(z.object({ when: z.union([z.instanceof(RegExp), functionSchema]), reply: z.unknown() })).optional(),
+  scriptedPlayers: z.array(z.strictObject({ when: z.union([z.instanceof(RegExp), functionSchema]), reply: z.unknown() })).optional(),
 });

@@ -1,7 +1,8 @@
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { InvalidInputError } from "../core/errors/index.js";
+import { InvalidInputError, UnknownKeyError } from "../core/errors/index.js";
 import type { JsonValue } from "../core/json.js";
+import { unknownKeyMessage } from "../core/unknown-key-message.js";
 import type { Environment, EnvironmentFactory } from "./environment.js";
 import { EnvironmentShapeSchema } from "./environment-shape.js";
 import { withEnvironmentSource } from "./environment-source.js";
@@ -17,7 +18,9 @@ export const ENVIRONMENT_FACTORY_EXPORT = "createEnvironment";
  * The environment `--env` names: one of `registry`, or a JavaScript module (a
  * path starting with `./`, `../` or `/`, or a `file:` URL) exporting
  * `createEnvironment(options)`. Everything it returns is checked before the
- * loop sees it; any problem is an EnvironmentModuleError naming the module.
+ * loop sees it; any problem is an EnvironmentModuleError naming the module,
+ * and a key the contract does not declare (on the environment, a plan entry,
+ * its clusters …) an UnknownKeyError naming the key and the nearest valid one.
  */
 export async function loadEnvironmentFrom(registry: EnvironmentRegistry, name: string, options?: JsonValue): Promise<Environment> {
   const builtIn = registry[name];
@@ -53,8 +56,13 @@ export async function loadEnvironmentFrom(registry: EnvironmentRegistry, name: s
     if (error instanceof InvalidInputError) throw error;
     throw new EnvironmentModuleError(name, `${ENVIRONMENT_FACTORY_EXPORT} threw: ${(error as Error).message}`);
   }
-  const shape = EnvironmentShapeSchema.safeParse(environment);
+  const shape = EnvironmentShapeSchema.safeParse(environment, { error: unknownKeyMessage });
   if (!shape.success) {
+    // A misspelt key first: it is often why another one looks missing (`plna` leaves `plan` undefined).
+    const unknownKey = shape.error.issues.find((issue) => issue.code === "unrecognized_keys");
+    if (unknownKey !== undefined) {
+      throw new UnknownKeyError(`environment ${name}: ${[...unknownKey.path, unknownKey.keys[0] ?? ""].map(String).join(".")}`, unknownKey.message);
+    }
     const issue = shape.error.issues[0];
     throw new EnvironmentModuleError(name, `the environment it returned has a bad "${issue?.path.map(String).join(".") || "(root)"}": ${issue?.message ?? "invalid"}`);
   }

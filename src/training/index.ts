@@ -15,4 +15,4 @@ export type { UpdateMetrics } from "./update/update-metrics.js";
 export { replayConstraintMasks, type ConstraintMaskReplayer } from "./update/replay-constraint-masks.js";
 export { GgmlTrainer, GgmlTrainerOptionsSchema, type GgmlTrainerOptions } from "./ggml/ggml-trainer.js";
 export { GgmlMemoryError, GgmlTrainerUnavailableError } from "./ggml/errors/index.js";
-export { TrainingDivergedError } from "./loop/errors/index.js";
+export { NothingTrainedError, RolloutsFailedError, TrainingDivergedError } from "./loop/errors/index.js";

@@ -101,7 +101,8 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
       await savePrm(prm, trained.network.weights(), trained.metadata);
       trained.network.dispose();
       config = join(folder, "frontier-config.json");
-      await writeFile(config, JSON.stringify({ environment: { proposals: 4, solvers: 2, evaluateProblems: 8 }, sequences: 4, evaluateEvery: 0 }));
+      // An entropy bonus gives the update records to train (a run that trains nothing at all exits 1).
+      await writeFile(config, JSON.stringify({ environment: { proposals: 4, solvers: 2, evaluateProblems: 8 }, sequences: 4, evaluateEvery: 0, trainer: { loss: { entropyCoefficient: 0.05 } } }));
     });
 
     it("takes the proposals' targets from the frontier tracker, logs each step's rules and reports the mode", async () => {

@@ -15,6 +15,7 @@ import { summariseProposerTargetGap } from "../../tasks/arithmetic/proposer-targ
 import { trainingReportSvg } from "../../training/reports/training-report-svg.js";
 import { assertFrontierFits } from "../../training/loop/assert-frontier-fits.js";
 import { assertBackendTakesThreads, updateThreads } from "../../training/trainer/update-threads.js";
+import { NothingTrainedError } from "../../training/loop/errors/index.js";
 import { train } from "../../training/loop/train.js";
 import type { TrainingCheckpoint } from "../../training/loop/training-checkpoint.js";
 import { findTrainingCheckpoint } from "../../training/loop/training-checkpoint-files.js";
@@ -102,7 +103,9 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
   // The environment is checked (and its options validated) before any file is written.
   const environment = await loadEnvironment(environmentName, environmentOptions as JsonValue).catch((error: unknown) => {
     // Its options come from the config file: say which file the misspelt or wrong `environment.…` key is in.
-    if (error instanceof InvalidInputError && options.config !== undefined) error.message = `${options.config}: ${error.message}`;
+    // A key the environment itself misspells (`environment ./x.js: evalute`) is the module's, not the file's.
+    const aboutTheModule = error instanceof InvalidInputError && error.field.startsWith(`environment ${environmentName}: `);
+    if (error instanceof InvalidInputError && options.config !== undefined && !aboutTheModule) error.message = `${options.config}: ${error.message}`;
     throw error;
   });
   const configuration = parseInput(TrainingConfigurationSchema, withTrainingDefaults(environment, input), { fieldName });
@@ -189,6 +192,8 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
     ]),
   );
   io.stdout(`${JSON.stringify(report)}\n`);
+  // Every file is written (final model, reports): a run that trained nothing still fails, where a script notices.
+  if (steps.length > 0 && steps.every((line) => line.skippedUpdate)) throw new NothingTrainedError(steps.length, result.finalModel);
   return EXIT.ok;
 }
 
@@ -208,10 +213,27 @@ function stepLine(line: TrainingStepMetrics, steps: number, frontier: boolean): 
     `step ${line.step}/${steps}: reward ${rewards || "none"}; ${records}${leftOut ? `, left out ${leftOut}` : ""}; ` +
     `${line.rolloutTokensPerSecond.toFixed(0)} rollout tokens/s, update ${line.updateSeconds.toFixed(1)} s, sync ${line.syncSeconds.toFixed(2)} s` +
     `${summary ? `; ${summary}` : ""}\n`;
+  // Failed rollouts are never trained on: their count by stage and error, and the first one's error, on a line of their own.
+  if (line.rollouts.failed > 0) text += `  ${failureLine(line)}\n`;
   // One line of counts and the first decision of each rule per step: every decision is in metrics.jsonl's counts.
   if (frontier) {
     const counts = Object.entries(line.frontier.reasons).map(([reason, count]) => `${reason} ${count}`).join(", ");
     text += `  targets: ${counts}\n${line.frontier.messages.map((message) => `    ${message}\n`).join("")}`;
+  }
+  return text;
+}
+
+/** `40 of 40 rollouts FAILED: score 40 (TypeError 40); first ep0 (echo) at score: TypeError: …`, the message's first line, cut at 300 characters. */
+function failureLine({ rollouts, failures, firstFailure }: TrainingStepMetrics): string {
+  const stages = Object.entries(failures).map(([stage, byName]) => {
+    const counts = Object.entries(byName);
+    return `${stage} ${counts.reduce((sum, [, count]) => sum + count, 0)} (${counts.map(([name, count]) => `${name} ${count}`).join(", ")})`;
+  });
+  let text = `${rollouts.failed} of ${rollouts.scored + rollouts.failed} rollouts FAILED: ${stages.join(", ")}`;
+  if (firstFailure) {
+    const [firstLine = ""] = firstFailure.error.message.split("\n");
+    const message = firstLine.length > 300 ? `${firstLine.slice(0, 300)}…` : firstLine;
+    text += `; first ${firstFailure.rolloutId} (${firstFailure.episodeType}) at ${firstFailure.stage}: ${firstFailure.error.name}: ${message}`;
   }
   return text;
 }

@@ -32,7 +32,16 @@ export abstract class Episode<Artifact extends JsonValue = JsonValue, State = un
         "an artifact in the EpisodeRequest or an ArtifactStore registered for this episode",
       );
     }
-    return parseInput(this.artifactSchema, requested, {
+    return this.parseArtifact(requested);
+  }
+
+  /**
+   * The artifact as `artifactSchema` takes it, or an InvalidInputError naming
+   * the field (`artifact.expected (episode "echo")`): requests' artifacts, and
+   * every item of the episode's ArtifactStore when an environment loads.
+   */
+  parseArtifact(artifact: JsonValue): Artifact {
+    return parseInput(this.artifactSchema, artifact, {
       fieldName: (path) => `artifact.${path.map(String).join(".")} (episode "${this.type}")`,
     });
   }

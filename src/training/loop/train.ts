@@ -1,18 +1,17 @@
 import { appendFile, mkdir, truncate } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { Arena, type ArenaSnapshot } from "../../arena/arena.js";
-import { loadEpisodeModule } from "../../arena/pool/episode-module.js";
 import { perWorkerThreads } from "../../arena/pool/per-worker-threads.js";
 import { WorkerEngineClient } from "../../arena/pool/worker-engine-client.js";
 import { RUN_FILES } from "../../arena/run-directory.js";
-import type { Episode } from "../../core/episodes/episode.js";
 import { InvalidInputError } from "../../core/errors/index.js";
 import type { InferenceClient } from "../../core/inference-client.js";
 import type { JsonObject } from "../../core/json.js";
 import { JsonlAppender } from "../../core/jsonl/jsonl-appender.js";
 import { parseInput } from "../../core/parse-input.js";
 import type { Environment } from "../../environments/environment.js";
-import { EnvironmentModuleError } from "../../environments/errors/index.js";
+import { environmentEpisodes } from "../../environments/environment-episodes.js";
+import { parseEnvironmentEvaluation } from "../../environments/parse-environment-evaluation.js";
 import { deviceRecord, type DeviceRecord } from "../../inference/device/device-record.js";
 import type { ResolvedDevice } from "../../inference/device/resolve-device.js";
 import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
@@ -23,10 +22,11 @@ import { assertBackendTakesThreads } from "../trainer/update-threads.js";
 import type { TrainerBackend } from "../trainer/trainer-checkpoint.js";
 import { openFrontierPrm } from "../../frontier/open-frontier-prm.js";
 import { assertFrontierFits } from "./assert-frontier-fits.js";
-import { TrainingDivergedError } from "./errors/index.js";
+import { RolloutsFailedError, TrainingDivergedError } from "./errors/index.js";
 import { FrontierRequests } from "./frontier-requests.js";
 import { openFrozenPolicies } from "./open-frozen-policies.js";
 import { roleRewards } from "./role-rewards.js";
+import { rolloutFailures } from "./rollout-failures.js";
 import type { StepRequests } from "./step-requests.js";
 import { UniformRequests } from "./uniform-requests.js";
 import type { TrainingCheckpoint, TrainingEvaluation } from "./training-checkpoint.js";
@@ -78,26 +78,6 @@ export interface TrainResult {
   device: DeviceRecord;
   /** CPU threads of the update (the ggml trainer); undefined for tfjs. */
   trainerThreads: number | undefined;
-}
-
-/**
- * The environment's episodes, checked against its plan and stores before
- * anything is written: an episode module that does not load, or a plan or
- * store naming an episode type the module lacks, is an EnvironmentModuleError.
- */
-async function environmentEpisodes(environment: Environment, source: string): Promise<Episode[]> {
-  let episodes: Episode[];
-  try {
-    episodes = await loadEpisodeModule(environment.episodes);
-  } catch (error) {
-    throw new EnvironmentModuleError(source, `its episodes (${environment.episodes.module}) cannot be used: ${(error as Error).message}`);
-  }
-  const types = new Set(episodes.map((episode) => episode.type));
-  const missing = [...environment.plan.map((entry) => entry.episodeType), ...Object.keys(environment.stores)].find((type) => !types.has(type));
-  if (missing !== undefined) {
-    throw new EnvironmentModuleError(source, `its plan or stores name the episode type "${missing}", which its episodes do not have (they have: ${[...types].join(", ") || "none"})`);
-  }
-  return episodes;
 }
 
 /**
@@ -188,7 +168,8 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   const elapsedSeconds = () => (performance.now() - started) / 1000;
   const evaluate = async (step: number) => {
     if (!environment.evaluate) return;
-    const { accuracy, n } = await environment.evaluate(client);
+    // The environment returns {accuracy, n}; the run logs the figure as heldOutAccuracy (onEvaluation, metrics.jsonl, report.json).
+    const { accuracy, n } = parseEnvironmentEvaluation(await environment.evaluate(client), options.environmentModule ?? environment.name);
     const evaluation = { step, heldOutAccuracy: accuracy, n, elapsedSeconds: elapsedSeconds() };
     evaluations.push(evaluation);
     await metrics.append(evaluation);
@@ -217,6 +198,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
       await checkpoint(0);
     }
     let nonFiniteUpdates = 0;
+    let failingSteps = 0;
     for (let step = (resume?.step ?? 0) + 1; step <= configuration.steps; step++) {
       // Rollout: the environment's plan, its clustered prompts chosen uniformly or by the frontier.
       const rolloutStarted = performance.now();
@@ -242,11 +224,14 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
       // Log.
       await rollouts.appendMany(results);
       const { rewards, scored, failed } = roleRewards(results);
+      const failures = rolloutFailures(results);
       const line: TrainingStepMetrics = {
         step,
         ...update,
         rewards,
         rollouts: { scored, failed },
+        failures: failures.byStage,
+        ...(failures.first && { firstFailure: failures.first }),
         rolloutTokensPerSecond: batch.stats.completionTokens / rolloutSeconds,
         rolloutSeconds,
         updateSeconds: update.elapsedMs / 1000,
@@ -265,6 +250,10 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
 
       // Checkpoint: everything step + 1 starts from, so a run killed from here on resumes there.
       await checkpoint(step);
+
+      // Rollouts that keep failing (an episode or verifier throws) would train on what is left, or on nothing: stop, logged and checkpointed.
+      failingSteps = failed > 0 && failed >= configuration.maxFailedFraction * (scored + failed) ? failingSteps + 1 : 0;
+      if (failingSteps >= configuration.maxFailedSteps && failures.first) throw new RolloutsFailedError(step, failingSteps, failed, scored + failed, failures.first);
     }
     await evaluate(configuration.steps);
     const finalModel = await trainer.exportFinal(join(directory, trainer.weights === "lora" ? "final.lora.gguf" : "final.gguf"));

@@ -27,6 +27,18 @@ export const TrainingConfigurationSchema = z.strictObject({
    * exit 1 (`TrainingDivergedError`). Default 3.
    */
   maxNonFiniteUpdates: z.number().int().min(1).default(3),
+  /**
+   * Share of a step's rollouts (sub-episodes included), from 0 (exclusive) to
+   * 1, that failing — an episode or verifier threw — makes the step count
+   * towards `maxFailedSteps`. Default 0.5.
+   */
+  maxFailedFraction: z.number().gt(0).max(1).default(0.5),
+  /**
+   * Steps in a row with at least `maxFailedFraction` of their rollouts failed
+   * before the run stops with exit 1 (`RolloutsFailedError`, naming the stage,
+   * the error and a rollout id). Default 3.
+   */
+  maxFailedSteps: z.number().int().min(1).default(3),
   /** How the clustered prompts are chosen: uniformly (default) or by the PRM-weighted frontier (environments with clusters). */
   frontier: FrontierConfigurationSchema.default({ mode: "uniform" }),
   /** The update: TrainerConfigurationSchema's defaults (GRPO), under the environment's own `trainingDefaults`. */

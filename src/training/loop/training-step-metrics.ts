@@ -1,4 +1,6 @@
+import type { FailureStage } from "../../core/schemas/generate-result.js";
 import type { UpdateMetrics } from "../update/update-metrics.js";
+import type { FirstRolloutFailure } from "./rollout-failures.js";
 
 /** One line of metrics.jsonl per step, the same for every environment. */
 export interface TrainingStepMetrics extends UpdateMetrics {
@@ -8,6 +10,10 @@ export interface TrainingStepMetrics extends UpdateMetrics {
   rewards: Record<string, number>;
   /** Rollouts scored and failed (sub-episodes included). */
   rollouts: { scored: number; failed: number };
+  /** Failed rollouts by stage and error name (`{score: {TypeError: 40}}`); empty when none failed. */
+  failures: Partial<Record<FailureStage, Record<string, number>>>;
+  /** The step's first failed rollout: its id (in rollouts.jsonl), episode type, stage and error; absent when none failed. */
+  firstFailure?: FirstRolloutFailure;
   /** Completion tokens sampled per second of rollout. */
   rolloutTokensPerSecond: number;
   /** Seconds the step's rollouts took (scoring included). */
