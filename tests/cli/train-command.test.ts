@@ -74,7 +74,7 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
 
   it("--report-to csv,tensorboard also writes metrics.csv and TensorBoard events with the step lines' scalars; a bad output exits 2", async () => {
     const config = join(folder, "report-to.json");
-    await writeFile(config, JSON.stringify({ environment: { proposals: 4, solvers: 2, evaluateProblems: 8 }, sequences: 4, evaluateEvery: 0 }));
+    await writeFile(config, JSON.stringify({ environment: { proposals: 4, solvers: 2, evaluateProblems: 8 }, sequences: 4, evaluateEvery: 0, trainer: { loss: { entropyCoefficient: 0.05 } } }));
     const out = join(folder, "report-to");
     const { code, stderr } = await runCli(["train", "--model", modelPath, "--config", config, "--steps", "1", "--out", out, "--device", "cpu", "--report-to", "jsonl,csv,tensorboard"]);
     expect(code, stderr).toBe(0);
@@ -88,6 +88,9 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
     expect(bad.code).toBe(EXIT.badInput);
     expect(bad.stderr).toMatch(/--report-to/);
     expect(existsSync(join(folder, "bad-report"))).toBe(false);
+    const keepNone = await runCli(["train", "--model", modelPath, "--config", config, "--steps", "1", "--out", join(folder, "bad-keep"), "--keep-policies", "0"]);
+    expect(keepNone.code).toBe(EXIT.badInput);
+    expect(keepNone.stderr).toMatch(/--keep-policies/);
   });
 
   describe("--frontier prm", () => {

@@ -55,6 +55,11 @@ export const TrainCommandOptionsSchema = z.object({
     .transform((value) => value.split(",").map((target) => target.trim()))
     .pipe(z.array(LoraTargetSchema, { error: `comma-separated matrix kinds among ${LoraTargetSchema.options.join(", ")}` }))
     .optional(),
+  keepPolicies: z
+    .string()
+    .transform((value) => (value === "all" ? ("all" as const) : Number(value)))
+    .pipe(z.union([z.literal("all"), z.number().int().min(1)], { error: 'a whole number of versions from 1, or "all"' }))
+    .optional(),
   reportTo: z
     .string()
     .transform((value) => value.split(",").map((target) => target.trim()))
@@ -90,6 +95,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
       ...(options.seed !== undefined && { seed: options.seed }),
       ...(options.steps !== undefined && { steps: options.steps }),
       ...(options.device !== undefined && { device: options.device }),
+      ...(options.keepPolicies !== undefined && { keepPolicies: options.keepPolicies }),
       frontier: frontierInput(baseConfiguration.frontier, options),
       ...(Object.keys(lora).length > 0 && { lora }),
       ...(Object.keys(trainerSettings).length > 0 && { trainer: trainerSettings }),
@@ -278,6 +284,7 @@ export function registerTrainCommand(program: Command, context: CommandContext):
     .addOption(new Option("--judge-model <file>", "run judges on this model instead of the policy"))
     .addOption(new Option("--lora-rank <n>", "LoRA rank when training an adapter (default 16)"))
     .addOption(new Option("--lora-alpha <x>", "LoRA alpha (default 32)"))
+    .addOption(new Option("--keep-policies <n|all>", "synced policies kept in policies/: the newest N versions (default 2), or all"))
     .addOption(new Option("--report-to <outputs>", "where metrics also go, comma-separated: jsonl (metrics.jsonl, always written), csv (metrics.csv), tensorboard (event files in tensorboard/)"))
     .addOption(new Option("--trainer-threads <n>", "CPU threads of the ggml trainer's update, an integer from 1 to 1024 (default: this machine's cores; rollouts wait for the update)"))
     .addOption(new Option("--lora-targets <list>", "comma-separated matrices to adapt (default attn_q,attn_k,attn_v,attn_output,ffn_gate,ffn_up,ffn_down)"))

@@ -34,6 +34,7 @@ import { assertSameTrainingRun, saveTrainingCheckpoint } from "./training-checkp
 import { TrainingConfigurationSchema, type TrainingConfiguration, type TrainingConfigurationInput } from "./training-configuration.js";
 import type { TrainingStepMetrics } from "./training-step-metrics.js";
 import { withTrainingDefaults } from "./with-training-defaults.js";
+import { prunePolicies } from "./prune-policies.js";
 import { openMetricsReporters, type ReportTarget } from "../reports/metrics-reporters.js";
 
 export interface TrainOptions {
@@ -217,6 +218,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
 
       // Sync: the next rollouts come from the updated weights.
       const sync = await trainer.sync(client, step);
+      await prunePolicies(join(directory, "policies"), configuration.keepPolicies, step);
 
       // Frontier: each cluster's outcomes this step, before the next step's prompts are chosen.
       requests.observe(results);

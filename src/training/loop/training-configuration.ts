@@ -39,6 +39,11 @@ export const TrainingConfigurationSchema = z.strictObject({
    * the error and a rollout id). Default 3.
    */
   maxFailedSteps: z.number().int().min(1).default(3),
+  /**
+   * Synced policies kept in `policies/`: the newest K versions (a 0.5B model's is ~1 GB a step), or `"all"`. Version 0
+   * (a trainer's initial adapter) and the checkpoints' own files are never deleted. Default 2.
+   */
+  keepPolicies: z.union([z.number().int().min(1), z.literal("all")]).default(2),
   /** How the clustered prompts are chosen: uniformly (default) or by the PRM-weighted frontier (environments with clusters). */
   frontier: FrontierConfigurationSchema.default({ mode: "uniform" }),
   /** The update: TrainerConfigurationSchema's defaults (GRPO), under the environment's own `trainingDefaults`. */

@@ -46,8 +46,9 @@ const importPackageDefault = (name: string): Promise<unknown> => import(name);
 
 /**
  * Makes the best backend that works the active tfjs backend and says which it
- * is. The native tfjs-node packages are optional dependencies whose binary may
- * be missing, so loading them may throw: that is recorded, never hidden, and
+ * is. The native tfjs-node packages are optional peer dependencies, absent
+ * unless a project installs them, and their binary may be missing: either is
+ * recorded, never hidden, and
  * the next candidate is tried. The wasm backend finds its .wasm binaries next
  * to its own module under Node, so no `setWasmPaths` is needed.
  */
@@ -62,7 +63,7 @@ export async function selectBackend(options: SelectBackendOptions = {}): Promise
         await tf.ready();
         return { backend, package: packageName, rejected };
       } catch (error) {
-        rejected.push({ backend, package: packageName, reason: firstLine(error) });
+        rejected.push({ backend, package: packageName, reason: isNotInstalled(error) ? `not installed (an optional peer dependency: npm install ${packageName})` : firstLine(error) });
       }
     }
   }
@@ -88,6 +89,12 @@ async function importQuietly(importPackage: (name: string) => Promise<unknown>, 
   } finally {
     environment.set("PROD", production);
   }
+}
+
+/** Whether an import failed because the package is not installed at all (rather than failing to load). */
+function isNotInstalled(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return (error as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" || /Cannot find package|Could not resolve/.test(message);
 }
 
 /** One line of a message: tfjs-node's missing-binary error runs to several paragraphs. */
