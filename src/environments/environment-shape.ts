@@ -34,6 +34,7 @@ export const EnvironmentShapeSchema = z.strictObject({
   evaluate: functionSchema.optional(),
   evaluatesPassAtK: z.boolean().optional(),
   summarise: functionSchema.optional(),
+  summariseRun: functionSchema.optional(),
   trainingDefaults: JsonObjectSchema.optional(),
   scriptedPlayers: z.array(z.strictObject({ when: z.union([z.instanceof(RegExp), functionSchema]), reply: z.unknown() })).optional(),
 });

@@ -64,6 +64,8 @@ export interface Environment {
   readonly evaluatesPassAtK?: boolean;
   /** The task's own numbers for a step's results (solve rate, valid proposals …), logged under `environment`. */
   summarise?(results: readonly GenerateResult[]): Record<string, number>;
+  /** The task's own figures for a whole run, from its metrics.jsonl lines: added to report.json (the arithmetic proposer's distance from its target pass rate). */
+  summariseRun?(metricLines: readonly Record<string, unknown>[]): Record<string, unknown>;
   /**
    * The task's own defaults of any part of the training configuration (the
    * update it was tuned with, its step count …): the loop fills them in under

@@ -4,15 +4,11 @@ import { Option, type Command } from "commander";
 import { z } from "zod";
 import { InvalidInputError } from "../../core/errors/index.js";
 import type { JsonValue } from "../../core/json.js";
-import { readJsonl } from "../../core/jsonl/read-jsonl.js";
 import { parseInput } from "../../core/parse-input.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
-import { writeFileAtomic } from "../../core/write-file-atomic.js";
 import { BUILT_IN_ENVIRONMENTS, loadEnvironment } from "../../tasks/built-in-environments.js";
 import { defaultTrainerBackend } from "../../training/trainer/default-trainer-backend.js";
 import { LoraTargetSchema } from "../../training/tfjs/lora/create-trainable-adapter.js";
-import { summariseProposerTargetGap } from "../../tasks/arithmetic/proposer-target-gap.js";
-import { trainingReportSvg } from "../../training/reports/training-report-svg.js";
 import { assertFrontierFits } from "../../training/loop/assert-frontier-fits.js";
 import { assertBackendTakesThreads, updateThreads } from "../../training/trainer/update-threads.js";
 import { NothingTrainedError } from "../../training/loop/errors/index.js";
@@ -167,39 +163,9 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
     // The environment defines the figure: greedy accuracy for arithmetic, the band share for riddles, clean episodes for tournaments.
     onEvaluation: ({ step, heldOutAccuracy, n }) => io.stderr(`step ${step}: held-out evaluation ${(100 * heldOutAccuracy).toFixed(1)}% (n=${n})\n`),
   });
-  // From the file, not this process's steps: a resumed run's report covers the steps before the resume too.
-  const { records } = await readJsonl(metricsPath, z.record(z.string(), z.unknown()));
-  const steps = records.flatMap((record) => (typeof record.rewards === "object" && record.rewards !== null ? [record as unknown as TrainingStepMetrics] : []));
-  const reasons: Record<string, number> = {};
-  for (const [reason, count] of steps.flatMap((line) => Object.entries(line.frontier.reasons))) reasons[reason] = (reasons[reason] ?? 0) + count;
-  const report = {
-    environment: environment.name,
-    model: modelPath,
-    trainer: backend,
-    device: result.device,
-    trainerThreads: result.trainerThreads ?? null,
-    steps: configuration.steps,
-    seed: configuration.seed,
-    frontier: { mode: configuration.frontier.mode, ...(configuration.frontier.prmPath !== undefined && { prmPath: configuration.frontier.prmPath }), reasons },
-    heldOutAccuracy: { start: result.evaluations[0]?.heldOutAccuracy ?? null, end: result.evaluations.at(-1)?.heldOutAccuracy ?? null },
-    evaluations: result.evaluations,
-    stepsWithoutTrainableRecords: steps.filter((line) => line.skippedUpdate).length,
-    ...summariseProposerTargetGap(records, configuration.environment ?? null),
-    finalModel: result.finalModel,
-  };
-  await writeFileAtomic(join(directory, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
-  const colours = ["#1f77b4", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2"];
-  const roles = [...new Set(steps.flatMap((line) => Object.keys(line.rewards)))];
-  await writeFileAtomic(
-    join(directory, "report.svg"),
-    trainingReportSvg(`selfplay train: ${environment.name}, ${configuration.frontier.mode === "prm" ? "PRM-weighted frontier" : "uniform prompts"}`, [
-      ...roles.map((role, index) => ({ name: `${role} reward`, color: colours[index % colours.length] as string, points: steps.map((line) => ({ step: line.step, value: line.rewards[role] ?? 0 })) })),
-      { name: "held-out accuracy", color: "#2ca02c", points: result.evaluations.map((entry) => ({ step: entry.step, value: entry.heldOutAccuracy })) },
-    ]),
-  );
-  io.stdout(`${JSON.stringify(report)}\n`);
+  io.stdout(`${JSON.stringify(result.report)}\n`);
   // Every file is written (final model, reports): a run that trained nothing still fails, where a script notices.
-  if (steps.length > 0 && steps.every((line) => line.skippedUpdate)) throw new NothingTrainedError(steps.length, result.finalModel);
+  if (result.report.steps > 0 && result.report.stepsWithoutTrainableRecords >= result.report.steps) throw new NothingTrainedError(result.report.steps, result.finalModel);
   return EXIT.ok;
 }
 

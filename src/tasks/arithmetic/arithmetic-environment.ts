@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { summariseProposerTargetGap } from "./proposer-target-gap.js";
 import { ArtifactStore } from "../../arena/artifact-store.js";
 import type { JsonValue } from "../../core/json.js";
 import { parseInput } from "../../core/parse-input.js";
@@ -69,6 +70,7 @@ export function createArithmeticEnvironment(options?: JsonValue): Environment {
     // 10 steps); this setting went 34.6% → 48.0% in 40 steps.
     trainingDefaults: { trainer: { algorithm: "grpo", epochs: 1, minibatchSize: 512, optimizer: { learningRate: 3e-4, weightDecay: 0 } } },
     summarise: (results) => arithmeticStepSummary(results, parsed.targetPassRate),
+    summariseRun: (metricLines) => summariseProposerTargetGap(metricLines, { targetPassRate: parsed.targetPassRate }),
   };
 }
 

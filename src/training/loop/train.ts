@@ -35,6 +35,8 @@ import { TrainingConfigurationSchema, type TrainingConfiguration, type TrainingC
 import type { TrainingStepMetrics } from "./training-step-metrics.js";
 import { withTrainingDefaults } from "./with-training-defaults.js";
 import { prunePolicies } from "./prune-policies.js";
+import { writeTrainingReport, type TrainingReport } from "../reports/write-training-report.js";
+import { defaultTrainerBackend } from "../trainer/default-trainer-backend.js";
 import { openMetricsReporters, type ReportTarget } from "../reports/metrics-reporters.js";
 
 export interface TrainOptions {
@@ -47,7 +49,7 @@ export interface TrainOptions {
   /** Run folder: metrics.jsonl, rollouts.jsonl, policies/, checkpoints/, final.gguf (or final.lora.gguf). */
   directory: string;
   configuration?: TrainingConfigurationInput;
-  /** The backend to create (default `tfjs`), or a Trainer made by hand whose sync folder is `<directory>/policies`. */
+  /** The backend to create (default, as the CLI's: `ggml` when the native addon is built, else `tfjs`), or a Trainer made by hand whose sync folder is `<directory>/policies`. */
   trainer?: TrainerBackend | Trainer;
   /** Go on from this checkpoint of the run in `directory` (`findTrainingCheckpoint`); model, environment and configuration must be the run's own. */
   resume?: TrainingCheckpoint;
@@ -79,6 +81,8 @@ export interface TrainResult {
   device: DeviceRecord;
   /** CPU threads of the update (the ggml trainer); undefined for tfjs. */
   trainerThreads: number | undefined;
+  /** What report.json holds (written with report.svg beside the run's other files). */
+  report: TrainingReport;
 }
 
 /**
@@ -95,7 +99,9 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   if (resume) assertSameTrainingRun(directory, resume, { modelPath: options.modelPath, environment: environment.name, configuration });
   assertFrontierFits(environment, configuration);
   // A backend that cannot take the update's thread count refuses it here, before any file or model.
-  if (typeof options.trainer !== "object") assertBackendTakesThreads(options.trainer ?? "tfjs", configuration.trainer.threads, "configuration.trainer.threads");
+  // The CLI's default too: ggml when the native addon is built (and the algorithm allows it), else tfjs.
+  const backend = typeof options.trainer === "object" ? undefined : (options.trainer ?? (await defaultTrainerBackend(configuration.trainer)).backend);
+  if (backend !== undefined) assertBackendTakesThreads(backend, configuration.trainer.threads, "configuration.trainer.threads");
   const { workers, engine = "shared" } = options.pool ?? { workers: 0 };
   if (environment.frozenRoles && Object.keys(environment.frozenRoles).length > 0 && workers > 0) {
     // Pool workers send every role's calls to the learner: a frozen opponent would silently be the policy being trained.
@@ -130,7 +136,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   const trainer =
     typeof options.trainer === "object"
       ? options.trainer
-      : await createTrainer(options.trainer ?? "tfjs", {
+      : await createTrainer(backend ?? "tfjs", {
           modelPath: options.modelPath,
           ...(configuration.weights && { weights: configuration.weights }),
           lora: configuration.lora,
@@ -259,7 +265,18 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     }
     await evaluate(configuration.steps);
     const finalModel = await trainer.exportFinal(join(directory, trainer.weights === "lora" ? "final.lora.gguf" : "final.gguf"));
-    return { finalModel, evaluations, configuration, device: deviceRecord(device), trainerThreads: trainer.threads };
+    const report = await writeTrainingReport({
+      directory,
+      environment,
+      modelPath: options.modelPath,
+      trainer: trainer.backend,
+      device: deviceRecord(device),
+      trainerThreads: trainer.threads,
+      configuration,
+      evaluations,
+      finalModel,
+    });
+    return { finalModel, evaluations, configuration, device: deviceRecord(device), trainerThreads: trainer.threads, report };
   } finally {
     await metrics.close();
     await rollouts.close();

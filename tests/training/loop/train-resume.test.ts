@@ -27,7 +27,7 @@ describe("train resumed from a checkpoint (arithmetic environment, real engine, 
   let modelPath: string;
   let configuration: TrainingConfigurationInput;
   const environment = createArithmeticEnvironment({ proposals: 4, solvers: 2, evaluateProblems: 8 });
-  const runTraining = (options: Omit<TrainOptions, "environment">) => train({ environment, ...options });
+  const runTraining = (options: Omit<TrainOptions, "environment">) => train({ environment, trainer: "tfjs", ...options });
   let prmPath: string;
 
   beforeAll(async () => {
