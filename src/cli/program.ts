@@ -13,6 +13,7 @@ import { EpisodeModuleError } from "../arena/pool/errors/index.js";
 import { GgufError } from "../gguf/errors/index.js";
 import { PoolDefaultError } from "./errors/index.js";
 import { PrmModelError } from "../frontier/errors/index.js";
+import { NothingTrainedError, RolloutsFailedError, TrainingDivergedError } from "../training/loop/errors/index.js";
 import { EXIT, type CliIo } from "./cli-io.js";
 import type { CommandContext, RegisterCommand } from "./command-context.js";
 import { registerBenchCommands } from "./commands/bench-command.js";
@@ -36,6 +37,9 @@ import { registerTournamentCommand } from "./commands/tournament-command.js";
 
 /** Errors that mean the user's input (a flag, a file) was wrong: exit 2 with the message alone, no stack. */
 const BAD_INPUT_ERRORS = [InvalidInputError, EnvironmentModuleError, EpisodeModuleError, CorruptJsonlError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError, PrmModelError, PoolDefaultError, DeviceNotFoundError, DeviceBuildConflictError];
+
+/** Runs that stopped for a reason the message explains in full (exit 1): the message without a stack. */
+const EXPLAINED_RUN_FAILURES = [RolloutsFailedError, NothingTrainedError, TrainingDivergedError];
 
 /** Every command module, in the order `--help` lists them. */
 const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand, registerTrainCommand, registerTrainCompareCommand, registerPrmCommands, registerTournamentCommand, registerRiddlesCommand, registerBenchCommands, registerDevicesCommand, registerReplayCommand, registerExploitsCommands, registerSandboxCommand, registerDreamCommand];
@@ -73,6 +77,10 @@ export async function main(argv: readonly string[], options: MainOptions): Promi
     if (error instanceof Error && BAD_INPUT_ERRORS.some((kind) => error instanceof kind)) {
       io.stderr(`error: ${error.message}\n`);
       return EXIT.badInput;
+    }
+    if (error instanceof Error && EXPLAINED_RUN_FAILURES.some((kind) => error instanceof kind)) {
+      io.stderr(`error: ${error.name}: ${error.message}\n`);
+      return EXIT.failure;
     }
     io.stderr(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return EXIT.failure;

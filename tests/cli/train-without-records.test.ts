@@ -23,6 +23,8 @@ describe("selfplay train when a step has no trainable record (real engine)", () 
     // Every step trained nothing: the run says so at the end and fails (it exited 0 before), every file written.
     expect(code, stderr).toBe(1);
     expect(stderr).toMatch(/error: NothingTrainedError: no step of the run trained anything: all 2 steps had no trainable record \(update skipped\), so .*final\.gguf holds the base model's weights/);
+    // The message says it all: no stack trace after it.
+    expect(stderr).not.toMatch(/^\s+at /m);
     for (const file of ["final.gguf", "report.json", "report.svg"]) expect(existsSync(join(out, file)), file).toBe(true);
     // No --trainer: ggml when the addon is built (CI requires it), else tfjs, and the line says why (ggml: and its update's threads).
     const ggml = `ggml \\(default: the native addon is built\\), ${availableParallelism()} update thread\\(s\\) \\(default: this machine's cores\\)`;
