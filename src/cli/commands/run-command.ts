@@ -17,7 +17,7 @@ import { ensureDefaultModel } from "../../inference/model-files/default-model.js
 import { EXIT } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { BUILT_IN_ENVIRONMENTS, loadEnvironment } from "../../tasks/built-in-environments.js";
-import { loadEpisodeModule } from "../../arena/pool/episode-module.js";
+import { environmentEpisodes } from "../../environments/environment-episodes.js";
 import { integerFlag } from "../flag-schemas.js";
 import { describeDevice } from "../../inference/device/resolve-device.js";
 import { findDevice } from "../../inference/native/open-native-device.js";
@@ -86,7 +86,7 @@ export async function runCommand(episodeName: string, rawOptions: unknown, { io,
       ...(pool.workers > 0 && { pool: { workers: pool.workers, engine: pool.engine, episodes: task.episodes } }),
     });
     try {
-      for (const episode of await loadEpisodeModule(task.episodes)) arena.register(episode, task.stores[episode.type]);
+      for (const episode of await environmentEpisodes(task, episodeName)) arena.register(episode, task.stores[episode.type]);
       // config.json holds what determines the rollouts (the pool setting does not), and nothing about where or when they were written.
       const directory = await RunDirectory.create(out, {
         episode: episodeName,
