@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { z } from "zod";
+import { docCommentOf, markdownTable } from "./doc-comments.js";
 
 /** One documented key of a zod object schema in the source: its doc comment, and the schema its value is built from, if any. */
 interface SourceKey {
@@ -54,11 +55,7 @@ export function indexSchemaSources(folder: string): Map<string, Map<string, Sour
         const keys = new Map<string, SourceKey>();
         for (const property of literal.properties) {
           if (!ts.isPropertyAssignment(property) || !(ts.isIdentifier(property.name) || ts.isStringLiteral(property.name))) continue;
-          const comment = ts
-            .getJSDocCommentsAndTags(property)
-            .map((doc) => ts.getTextOfJSDocComment(doc.comment) ?? "")
-            .join(" ");
-          keys.set(property.name.text, { comment: comment.replace(/\s+/g, " ").trim(), valueSchema: rootIdentifier(property.initializer) });
+          keys.set(property.name.text, { comment: docCommentOf(property), valueSchema: rootIdentifier(property.initializer) });
         }
         index.set(declaration.name.text, keys);
       }
@@ -120,10 +117,10 @@ function rowOf(path: string[], node: JsonSchemaNode, meaning: string, defaultVal
   return { key: path.join("."), type: typeOf(node), default: defaultValue === undefined ? "—" : JSON.stringify(defaultValue), meaning };
 }
 
-/** The rows as a Markdown table (pipes in cells escaped). */
+/** The rows as a Markdown table. */
 export function configurationTable(rows: readonly ConfigurationRow[]): string {
-  const cell = (text: string) => text.replace(/\|/g, "\\|");
-  const lines = ["| key | type | default | meaning |", "| --- | --- | --- | --- |"];
-  for (const row of rows) lines.push(`| \`${cell(row.key)}\` | ${cell(row.type)} | ${row.default === "—" ? "—" : `\`${cell(row.default)}\``} | ${cell(row.meaning)} |`);
-  return lines.join("\n");
+  return markdownTable(
+    ["key", "type", "default", "meaning"],
+    rows.map((row) => [`\`${row.key}\``, row.type, row.default === "—" ? "—" : `\`${row.default}\``, row.meaning]),
+  );
 }

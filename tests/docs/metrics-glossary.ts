@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
+import { docCommentOf, markdownTable } from "./doc-comments.js";
 
 export interface GlossaryEntry {
   field: string;
@@ -26,14 +27,6 @@ function declarations(folder: string): Map<string, { node: ts.InterfaceDeclarati
   return found;
 }
 
-const commentOf = (node: ts.Node): string =>
-  ts
-    .getJSDocCommentsAndTags(node)
-    .map((doc) => ts.getTextOfJSDocComment(doc.comment) ?? "")
-    .join(" ")
-    .replace(/\s+/g, " ")
-    .trim();
-
 /**
  * The fields of a metrics line declared as `name` (an interface, with the interfaces it extends first, or a zod
  * object schema) in the source under `folder`: each field's type as written and the doc comment above it.
@@ -45,21 +38,23 @@ export function glossaryOf(name: string, folder: string): GlossaryEntry[] {
     if (!found) throw new Error(`${declared} is declared nowhere under ${folder}`);
     const { node, source } = found;
     if (ts.isObjectLiteralExpression(node)) {
-      return node.properties.filter(ts.isPropertyAssignment).map((property) => ({ field: property.name.getText(source), type: property.initializer.getText(source).replace(/\s+/g, " "), meaning: commentOf(property) }));
+      return node.properties.filter(ts.isPropertyAssignment).map((property) => ({ field: property.name.getText(source), type: property.initializer.getText(source).replace(/\s+/g, " "), meaning: docCommentOf(property) }));
     }
     const inherited = (node.heritageClauses ?? []).flatMap((clause) => clause.types.flatMap((type) => entriesOf(type.expression.getText(source))));
     const own = node.members.filter(ts.isPropertySignature).map((member) => ({
       field: member.name.getText(source) + (member.questionToken ? "?" : ""),
       type: (member.type?.getText(source) ?? "unknown").replace(/\s+/g, " "),
-      meaning: commentOf(member),
+      meaning: docCommentOf(member),
     }));
     return [...inherited, ...own];
   };
   return entriesOf(name);
 }
 
-/** The entries as a Markdown table (pipes in cells escaped). */
+/** The entries as a Markdown table. */
 export function glossaryTable(entries: readonly GlossaryEntry[]): string {
-  const cell = (text: string) => text.replace(/\|/g, "\\|");
-  return ["| field | type | meaning |", "| --- | --- | --- |", ...entries.map((entry) => `| \`${cell(entry.field)}\` | \`${cell(entry.type)}\` | ${cell(entry.meaning)} |`)].join("\n");
+  return markdownTable(
+    ["field", "type", "meaning"],
+    entries.map((entry) => [`\`${entry.field}\``, `\`${entry.type}\``, entry.meaning]),
+  );
 }
