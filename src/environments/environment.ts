@@ -86,7 +86,8 @@ export interface EnvironmentEvaluateOptions {
 
 /** A held-out evaluation: the share of problems solved (greedy) and how many there were. */
 export interface EnvironmentEvaluation {
-  accuracy: number;
+  /** The share of held-out problems solved (greedy), from 0 to 1: the same name in metrics.jsonl, report.json and `selfplay eval --json`. */
+  heldOutAccuracy: number;
   n: number;
   /** The share of problems some of `k` samples solved, when `samples` was asked for. */
   passAtK?: { k: number; value: number };

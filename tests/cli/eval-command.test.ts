@@ -29,9 +29,9 @@ describe("selfplay eval (real engine)", () => {
     // Nothing but the device line (auto: the CPU here).
     expect(stderr).toMatch(/^device: CPU \(.*\) — auto: ggml found no GPU\n$/);
     expect(code).toBe(0);
-    const result = JSON.parse(stdout) as { accuracy: number; n: number; correct: number; passAtK: { k: number; value: number }; byCluster: Record<string, { n: number }> };
+    const result = JSON.parse(stdout) as { heldOutAccuracy: number; n: number; correct: number; passAtK: { k: number; value: number }; byCluster: Record<string, { n: number }> };
     expect(result.n).toBe(12);
-    expect(result.accuracy).toBe(result.correct / 12);
+    expect(result.heldOutAccuracy).toBe(result.correct / 12);
     expect(result.passAtK.k).toBe(2);
     expect(result.passAtK.value).toBeGreaterThanOrEqual(0);
     expect(Object.values(result.byCluster).reduce((sum, cluster) => sum + cluster.n, 0)).toBe(12);
@@ -57,7 +57,7 @@ interface EnvironmentEvalJson {
   environment: string;
   model: string;
   lora?: string;
-  accuracy: number;
+  heldOutAccuracy: number;
   n: number;
   passAtK?: { k: number; value: number };
 }
@@ -82,19 +82,19 @@ describe("selfplay eval --env (real engine, the bundled base)", () => {
     expect(greedy.stderr).toMatch(/^device: CPU \(.*\) — auto: ggml found no GPU\n$/);
     expect(greedy.code).toBe(0);
     const result = JSON.parse(greedy.stdout) as EnvironmentEvalJson;
-    expect(Object.keys(result)).toEqual(["environment", "model", "accuracy", "n"]);
+    expect(Object.keys(result)).toEqual(["environment", "model", "heldOutAccuracy", "n"]);
     expect(result).toMatchObject({ environment: "exact-match", model: bundledArithmeticBase(), n: 8 });
-    expect(Number.isInteger(result.accuracy * 8)).toBe(true);
+    expect(Number.isInteger(result.heldOutAccuracy * 8)).toBe(true);
     const sampled = await runCli(["eval", "--env", "exact-match", "--config", config, "--samples", "3", "--seed", "5", "--json"]);
     expect(sampled.code).toBe(0);
     const withPassAtK = JSON.parse(sampled.stdout) as EnvironmentEvalJson;
     // The greedy pass is the same with or without samples; the samples are seeded, so a rerun prints the same.
-    expect(withPassAtK).toMatchObject({ accuracy: result.accuracy, n: 8, passAtK: { k: 3 } });
+    expect(withPassAtK).toMatchObject({ heldOutAccuracy: result.heldOutAccuracy, n: 8, passAtK: { k: 3 } });
     expect(Number.isInteger(withPassAtK.passAtK!.value * 8)).toBe(true);
     expect((await runCli(["eval", "--env", "exact-match", "--config", config, "--samples", "3", "--seed", "5", "--json"])).stdout).toBe(sampled.stdout);
     const text = await runCli(["eval", "--env", "exact-match", "--config", config, "--samples", "3", "--seed", "5"]);
     expect(text.stdout).toBe(
-      `exact-match: held-out evaluation ${(100 * result.accuracy).toFixed(1)}% (n=8), pass@3 ${(100 * withPassAtK.passAtK!.value).toFixed(1)}% — ${bundledArithmeticBase()}\n`,
+      `exact-match: held-out evaluation ${(100 * result.heldOutAccuracy).toFixed(1)}% (n=8), pass@3 ${(100 * withPassAtK.passAtK!.value).toFixed(1)}% — ${bundledArithmeticBase()}\n`,
     );
   });
 
@@ -104,8 +104,8 @@ describe("selfplay eval --env (real engine, the bundled base)", () => {
     expect(environment.code).toBe(0);
     const task = await runCli(["eval", "--task", "arithmetic", "--model", bundledArithmeticBase(), "--n", "12", "--samples", "2", "--json"]);
     expect(task.code).toBe(0);
-    const expected = JSON.parse(task.stdout) as { accuracy: number; n: number; passAtK: { k: number; value: number } };
-    expect(JSON.parse(environment.stdout)).toEqual({ environment: "arithmetic", model: bundledArithmeticBase(), accuracy: expected.accuracy, n: 12, passAtK: expected.passAtK });
+    const expected = JSON.parse(task.stdout) as { heldOutAccuracy: number; n: number; passAtK: { k: number; value: number } };
+    expect(JSON.parse(environment.stdout)).toEqual({ environment: "arithmetic", model: bundledArithmeticBase(), heldOutAccuracy: expected.heldOutAccuracy, n: 12, passAtK: expected.passAtK });
   });
 
   it("tournament, riddles and dream: each environment's own figure, greedy only, at the context the environment asks for", async () => {
@@ -122,8 +122,8 @@ describe("selfplay eval --env (real engine, the bundled base)", () => {
       const result = JSON.parse(stdout) as EnvironmentEvalJson;
       expect(result.environment).toBe(name);
       expect(n(result.n)).toBe(true);
-      expect(result.accuracy).toBeGreaterThanOrEqual(0);
-      expect(result.accuracy).toBeLessThanOrEqual(1);
+      expect(result.heldOutAccuracy).toBeGreaterThanOrEqual(0);
+      expect(result.heldOutAccuracy).toBeLessThanOrEqual(1);
       expect(result.passAtK).toBeUndefined();
     }
   });
@@ -150,14 +150,14 @@ export function createEnvironment() {
     stores: {},
     plan: [{ episodeType: "echo", count: 1 }],
     evaluatesPassAtK: true,
-    evaluate: async (client, options = {}) => ({ accuracy: client.capabilities.parallelSequences / 10, n: 10, ...(options.samples && { passAtK: { k: options.samples, value: options.seed / 10 } }) }),
+    evaluate: async (client, options = {}) => ({ heldOutAccuracy: client.capabilities.parallelSequences / 10, n: 10, ...(options.samples && { passAtK: { k: options.samples, value: options.seed / 10 } }) }),
   };
 }
 `,
     );
     const { code, stdout } = await runCli(["eval", "--env", module, "--sequences", "3", "--samples", "4", "--seed", "7", "--json"]);
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toEqual({ environment: "counting", model: bundledArithmeticBase(), accuracy: 0.3, n: 10, passAtK: { k: 4, value: 0.7 } });
+    expect(JSON.parse(stdout)).toEqual({ environment: "counting", model: bundledArithmeticBase(), heldOutAccuracy: 0.3, n: 10, passAtK: { k: 4, value: 0.7 } });
   });
 });
 

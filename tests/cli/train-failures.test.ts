@@ -88,10 +88,10 @@ describe("selfplay train: failures a user sees (real engine)", () => {
     expect(existsSync(join(out, "final.gguf"))).toBe(false);
   });
 
-  it("evaluate() returning {heldOutAccuracy}: exit 2 naming the field, never a NaN% line", async () => {
-    const { code, stderr } = await train("misnamed-evaluation", echoEnvironment({ extra: ", evaluate: async () => ({ heldOutAccuracy: 0.5 })" }), 1);
+  it("evaluate() returning {accuracy, n}: exit 2 naming the field and the rename, never a NaN% line", async () => {
+    const { code, stderr } = await train("misnamed-evaluation", echoEnvironment({ extra: ", evaluate: async () => ({ accuracy: 0.5, n: 1 })" }), 1);
     expect(code, stderr).toBe(2);
-    expect(stderr).toMatch(/misnamed-evaluation\.js: evaluate\(\) returned \{heldOutAccuracy\}: expected \{accuracy, n\} — .*; "accuracy": missing; expected a share from 0 to 1/);
+    expect(stderr).toMatch(/misnamed-evaluation\.js: evaluate\(\) returned \{accuracy, n\}: expected \{heldOutAccuracy, n\} — .*; "heldOutAccuracy": missing; expected a share from 0 to 1.* — rename accuracy to heldOutAccuracy$/m);
     expect(stderr).not.toMatch(/NaN/);
   });
 
@@ -104,7 +104,7 @@ describe("selfplay train: failures a user sees (real engine)", () => {
   });
 
   it("misspelt keys of the environment and its plan entries: exit 2 naming the key and the nearest valid one, before any file is written", async () => {
-    const evaluate = await train("evalute", echoEnvironment({ extra: ", evalute: async () => ({ accuracy: 1, n: 1 })" }), 1);
+    const evaluate = await train("evalute", echoEnvironment({ extra: ", evalute: async () => ({ heldOutAccuracy: 1, n: 1 })" }), 1);
     expect(evaluate.code, evaluate.stderr).toBe(2);
     // The module's key, not the config file's: no `config.json:` before it.
     expect(evaluate.stderr).toMatch(/^error: environment \/.*evalute\.js: evalute: unknown key; did you mean "evaluate"\?$/m);

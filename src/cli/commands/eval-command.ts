@@ -79,12 +79,12 @@ async function evalEnvironment(options: EvalCommandOptions, name: string, io: Cl
   });
   announceDevice(io, client);
   try {
-    const { accuracy, n, passAtK } = await environment.evaluate(client, options.samples > 0 ? { samples: options.samples, seed: options.seed } : {});
+    const { heldOutAccuracy, n, passAtK } = await environment.evaluate(client, options.samples > 0 ? { samples: options.samples, seed: options.seed } : {});
     const model = `${modelPath}${options.lora === undefined ? "" : ` + ${options.lora}`}`;
     if (options.json) {
-      io.stdout(`${JSON.stringify({ environment: environment.name, model: modelPath, ...(options.lora !== undefined && { lora: options.lora }), accuracy, n, ...(passAtK && { passAtK }) })}\n`);
+      io.stdout(`${JSON.stringify({ environment: environment.name, model: modelPath, ...(options.lora !== undefined && { lora: options.lora }), heldOutAccuracy, n, ...(passAtK && { passAtK }) })}\n`);
     } else {
-      io.stdout(`${environment.name}: held-out evaluation ${(100 * accuracy).toFixed(1)}% (n=${n})${passAtK ? `, pass@${passAtK.k} ${(100 * passAtK.value).toFixed(1)}%` : ""} — ${model}\n`);
+      io.stdout(`${environment.name}: held-out evaluation ${(100 * heldOutAccuracy).toFixed(1)}% (n=${n})${passAtK ? `, pass@${passAtK.k} ${(100 * passAtK.value).toFixed(1)}%` : ""} — ${model}\n`);
     }
     return EXIT.ok;
   } finally {
@@ -111,7 +111,7 @@ async function evalTask(options: EvalCommandOptions, io: CliIo): Promise<number>
     if (options.json) io.stdout(`${JSON.stringify({ model: modelPath, ...(options.lora !== undefined && { lora: options.lora }), task, ...result })}\n`);
     else {
       const passAtK = result.passAtK ? `, pass@${result.passAtK.k} ${(100 * result.passAtK.value).toFixed(1)}%` : "";
-      io.stdout(`${task}: greedy accuracy ${(100 * result.accuracy).toFixed(1)}% (${result.correct}/${result.n})${passAtK} — ${modelPath}${options.lora === undefined ? "" : ` + ${options.lora}`}\n`);
+      io.stdout(`${task}: greedy accuracy ${(100 * result.heldOutAccuracy).toFixed(1)}% (${result.correct}/${result.n})${passAtK} — ${modelPath}${options.lora === undefined ? "" : ` + ${options.lora}`}\n`);
     }
     return EXIT.ok;
   } finally {
@@ -134,7 +134,7 @@ export function registerEvalCommand(program: Command, context: CommandContext): 
     .addOption(new Option("--seed <n>", "seed of the pass@k samples (and of --task's draw)").default("0"))
     .addOption(new Option("--samples <k>", "samples per problem at temperature 1 for pass@k (0: greedy only); with --env, only environments that declare evaluatesPassAtK").default("0"))
     .addOption(new Option("--sequences <n>", "sequences the engine decodes in parallel").default("16"))
-    .addOption(new Option("--json", "print {environment, model, lora?, accuracy, n, passAtK?} with --env; {model, task, accuracy, n, correct, passAtK?, byCluster} with --task"))
+    .addOption(new Option("--json", "print {environment, model, lora?, heldOutAccuracy, n, passAtK?} with --env; {model, task, heldOutAccuracy, n, correct, passAtK?, byCluster} with --task"))
     .action(async (flags: Record<string, unknown>) => {
       context.setExitCode(await evalCommand(flags, context));
     });

@@ -67,8 +67,8 @@ export async function pretrainCommand(rawOptions: unknown, { io }: CommandContex
     announced = true;
     try {
       const result = await evaluateArithmetic(client, heldOut);
-      await metrics.append({ step, heldOutAccuracy: result.accuracy, n: result.n, elapsedSeconds: (performance.now() - started) / 1000 });
-      io.stderr(`step ${step}: held-out accuracy ${(100 * result.accuracy).toFixed(1)}% (n=${result.n})\n`);
+      await metrics.append({ step, heldOutAccuracy: result.heldOutAccuracy, n: result.n, elapsedSeconds: (performance.now() - started) / 1000 });
+      io.stderr(`step ${step}: held-out accuracy ${(100 * result.heldOutAccuracy).toFixed(1)}% (n=${result.n})\n`);
       return result;
     } finally {
       await client.dispose();
@@ -93,7 +93,7 @@ export async function pretrainCommand(rawOptions: unknown, { io }: CommandContex
       },
     });
     const final = await evaluate(lastStep);
-    io.stdout(`${JSON.stringify({ out: options.out, steps: lastStep, heldOutAccuracy: final.accuracy, n: final.n })}\n`);
+    io.stdout(`${JSON.stringify({ out: options.out, steps: lastStep, heldOutAccuracy: final.heldOutAccuracy, n: final.n })}\n`);
     return EXIT.ok;
   } finally {
     await metrics.close();

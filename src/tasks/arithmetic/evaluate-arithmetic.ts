@@ -10,7 +10,7 @@ export interface ArithmeticExample {
 
 export interface ArithmeticEvaluation {
   /** Share answered correctly by greedy decoding. */
-  accuracy: number;
+  heldOutAccuracy: number;
   n: number;
   correct: number;
   /** Share with at least one correct answer among `samples` sampled at temperature 1 (when asked for). */
@@ -46,7 +46,7 @@ export async function evaluateArithmetic(
   };
   const greedy = await inBatches(examples, batchSize, (example) => answer(example, 0, 0));
   const correct = greedy.filter(Boolean).length;
-  const evaluation: ArithmeticEvaluation = { accuracy: examples.length === 0 ? 0 : correct / examples.length, n: examples.length, correct };
+  const evaluation: ArithmeticEvaluation = { heldOutAccuracy: examples.length === 0 ? 0 : correct / examples.length, n: examples.length, correct };
   if (examples.some((example) => example.cluster !== undefined)) {
     const clusters: Record<string, { n: number; accuracy: number }> = {};
     examples.forEach((example, index) => {

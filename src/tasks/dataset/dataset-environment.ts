@@ -44,7 +44,7 @@ export async function createDatasetEnvironment(options: DatasetEnvironmentOption
     stores: { dataset: ArtifactStore.of(split.training, { capacity: split.training.length }) },
     plan: [{ episodeType: "dataset", count: parsed.prompts, groupSize: parsed.groupSize }],
     ...(heldOut.length > 0 && {
-      evaluate: async (client: InferenceClient) => ({ accuracy: await greedyMean(client, heldOut, promptOf, rubric, evaluateBy, parsed.maxTokens), n: heldOut.length }),
+      evaluate: async (client: InferenceClient) => ({ heldOutAccuracy: await greedyMean(client, heldOut, promptOf, rubric, evaluateBy, parsed.maxTokens), n: heldOut.length }),
     }),
     summarise: (results) => summariseRewards(rubric, results),
   };

@@ -119,7 +119,7 @@ async function evaluateDream(client: InferenceClient, heldOut: readonly Challeng
       if (result.passed) passed++;
     }
   }
-  return { accuracy: passed / Math.max(graded, 1), n: graded };
+  return { heldOutAccuracy: passed / Math.max(graded, 1), n: graded };
 }
 
 /**

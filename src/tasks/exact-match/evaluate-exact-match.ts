@@ -23,7 +23,7 @@ interface Attempt {
  */
 export async function evaluateExactMatch(client: InferenceClient, questions: readonly ExactMatchQuestion[], options: EvaluateExactMatchOptions): Promise<EnvironmentEvaluation> {
   const greedy = await attemptsCorrect(client, questions.map((question) => ({ question, temperature: 0, seed: 0 })), options);
-  const evaluation: EnvironmentEvaluation = { accuracy: greedy.filter(Boolean).length / Math.max(questions.length, 1), n: questions.length };
+  const evaluation: EnvironmentEvaluation = { heldOutAccuracy: greedy.filter(Boolean).length / Math.max(questions.length, 1), n: questions.length };
   const samples = options.samples ?? 0;
   if (samples > 0) {
     const seed = options.seed ?? 0;

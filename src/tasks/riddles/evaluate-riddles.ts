@@ -35,7 +35,7 @@ export async function evaluateRiddles(client: InferenceClient, options: Evaluate
       return { episodeType: RIDDLE_EPISODE_TYPE, artifact };
     });
     const summary = riddlesStepSummary(await arena.generateRollouts(requests), options.config);
-    return { accuracy: summary.bandShare ?? 0, n: summary.validRiddles ?? 0 };
+    return { heldOutAccuracy: summary.bandShare ?? 0, n: summary.validRiddles ?? 0 };
   } finally {
     await arena.close();
   }

@@ -29,5 +29,5 @@ export async function evaluateTournament(client: InferenceClient, options: Evalu
     const citizens = Object.values(result.rollout.artifacts.citizens as Record<string, { outcome: number; rejected: number; invalid: number }>);
     return citizens.every((citizen) => citizen.rejected === 0 && citizen.invalid === 0 && (!red || citizen.outcome === 1));
   }).length;
-  return { accuracy: legal / Math.max(results.length, 1), n: results.length };
+  return { heldOutAccuracy: legal / Math.max(results.length, 1), n: results.length };
 }

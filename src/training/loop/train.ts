@@ -175,12 +175,11 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   const elapsedSeconds = () => (performance.now() - started) / 1000;
   const evaluate = async (step: number) => {
     if (!environment.evaluate) return;
-    // The environment returns {accuracy, n}; the run logs the figure as heldOutAccuracy (onEvaluation, metrics.jsonl, report.json).
-    const { accuracy, n } = parseEnvironmentEvaluation(await environment.evaluate(client), options.environmentModule ?? environment.name);
-    const evaluation = { step, heldOutAccuracy: accuracy, n, elapsedSeconds: elapsedSeconds() };
+    const { heldOutAccuracy, n } = parseEnvironmentEvaluation(await environment.evaluate(client), options.environmentModule ?? environment.name);
+    const evaluation = { step, heldOutAccuracy, n, elapsedSeconds: elapsedSeconds() };
     evaluations.push(evaluation);
     await metrics.append(evaluation);
-    reporters.evaluation(step, accuracy);
+    reporters.evaluation(step, heldOutAccuracy);
     options.onEvaluation?.(evaluation);
   };
   const checkpoint = (step: number) =>

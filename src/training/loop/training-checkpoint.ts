@@ -7,7 +7,7 @@ import { TrainingConfigurationSchema } from "./training-configuration.js";
 export const TrainingEvaluationSchema = z.object({
   /** The step whose weights were evaluated (0: before any update). */
   step: z.number().int().min(0),
-  /** The environment's held-out figure at those weights (`EnvironmentEvaluation.accuracy`): greedy accuracy, or its own share. */
+  /** The environment's held-out figure at those weights (`EnvironmentEvaluation.heldOutAccuracy`): greedy accuracy, or its own share. */
   heldOutAccuracy: z.number(),
   /** Held-out items it was measured on. */
   n: z.number().int().min(0),

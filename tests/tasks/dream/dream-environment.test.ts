@@ -80,6 +80,6 @@ describe("the dream environment", () => {
   it("evaluates the greedy pass rate on held-out challenges", async () => {
     const environment = createDreamEnvironment({ clusters: ["algorithms"], evaluateChallengesPerCluster: 2 });
     const client = new ScriptedInferenceClient({ rules: [{ when: () => true, reply: "```js\nconsole.log(1);\n```" }] });
-    expect(await environment.evaluate!(client)).toEqual({ accuracy: 0, n: 2 });
+    expect(await environment.evaluate!(client)).toEqual({ heldOutAccuracy: 0, n: 2 });
   }, 30_000);
 });

@@ -28,7 +28,7 @@ const QUESTIONS = ["0", "1", "2", "3", "9"].map((answer, index) => ({ question: 
 describe("evaluateExactMatch", () => {
   it("scores the greedy answers, a batch of the client's parallel sequences at a time", async () => {
     const client = countingClient(4);
-    expect(await evaluateExactMatch(client, QUESTIONS, { maxTokens: 3, answerFormat: "integer" })).toEqual({ accuracy: 1 / 5, n: 5 });
+    expect(await evaluateExactMatch(client, QUESTIONS, { maxTokens: 3, answerFormat: "integer" })).toEqual({ heldOutAccuracy: 1 / 5, n: 5 });
     expect(client.batches.map((batch) => batch.length)).toEqual([4, 1]);
     expect(client.batches.flat().map((request) => [request.sampler.temperature, request.sampler.seed, request.sampler.maxTokens])).toEqual(Array.from({ length: 5 }, () => [0, 0, 3]));
   });
@@ -37,7 +37,7 @@ describe("evaluateExactMatch", () => {
     const client = countingClient(4);
     // Sample seeds 0…9 answer 0,1 | 2,3 | 0,1 | 2,3 | 0,1: questions 0 ("0") and 3 ("3") are solved.
     const evaluation = await evaluateExactMatch(client, QUESTIONS, { maxTokens: 3, answerFormat: "integer", samples: 2 });
-    expect(evaluation).toEqual({ accuracy: 1 / 5, n: 5, passAtK: { k: 2, value: 2 / 5 } });
+    expect(evaluation).toEqual({ heldOutAccuracy: 1 / 5, n: 5, passAtK: { k: 2, value: 2 / 5 } });
     expect(client.batches.map((batch) => batch.length)).toEqual([4, 1, 4, 4, 2]);
     expect(client.batches.slice(2).flat().map((request) => request.sampler.seed)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     // Seed 1 moves every sample by one: 1,2 | 3,0 | 1,2 solve question 2 of the first three (seed 0 solves question 0).
@@ -47,6 +47,6 @@ describe("evaluateExactMatch", () => {
   });
 
   it("an empty held-out set is 0 of 0", async () => {
-    expect(await evaluateExactMatch(countingClient(4), [], { maxTokens: 3, answerFormat: "text", samples: 3 })).toEqual({ accuracy: 0, n: 0, passAtK: { k: 3, value: 0 } });
+    expect(await evaluateExactMatch(countingClient(4), [], { maxTokens: 3, answerFormat: "text", samples: 3 })).toEqual({ heldOutAccuracy: 0, n: 0, passAtK: { k: 3, value: 0 } });
   });
 });
