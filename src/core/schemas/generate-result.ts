@@ -15,7 +15,7 @@ export const OutcomeSchema = z.discriminatedUnion("status", [
   z.object({
     status: z.literal("failed"),
     stage: FailureStageSchema,
-    error: z.object({ name: z.string(), message: z.string() }),
+    error: z.object({ name: z.string(), message: z.string(), details: JsonObjectSchema.optional() }),
   }),
 ]);
 export type Outcome = z.infer<typeof OutcomeSchema>;

@@ -3,7 +3,7 @@ import { InvalidInputError } from "../../core/errors/index.js";
 import type { InferenceClient } from "../../core/inference-client.js";
 import type { JsonObject } from "../../core/json.js";
 import { parseInput } from "../../core/parse-input.js";
-import type { Messages } from "../../core/schemas/message.js";
+import { MessagesSchema, type Messages } from "../../core/schemas/message.js";
 import { DEFAULT_SAMPLER } from "../../core/schemas/sampler-settings.js";
 import type { Environment } from "../../environments/environment.js";
 import { currentEnvironmentSource } from "../../environments/environment-source.js";
@@ -55,12 +55,23 @@ function firstLine(completion: string): string {
   return (completion.split("\n")[0] ?? "").trim();
 }
 
-/** Rows' prompts as messages, from a column (checked on every row now) or the caller's function. */
+/**
+ * Rows' prompts as messages, from a column (checked on every row now) or the caller's function. A column holds text
+ * (one user message) or, as TRL's conversational datasets do, the messages themselves (`[{role, content}, …]`).
+ */
 function promptFunction(prompt: string | ((item: JsonObject) => string | Messages), rows: readonly JsonObject[]): (item: JsonObject) => Messages {
   const asMessages = (value: string | Messages): Messages => (typeof value === "string" ? [{ role: "user", content: value }] : value);
   if (typeof prompt === "function") return (item) => asMessages(prompt(item));
-  requireColumn(rows, prompt, "environment.prompt");
-  return (item) => asMessages(String(item[prompt]));
+  rows.forEach((row, index) => {
+    const value = row[prompt];
+    if (typeof value === "string" || typeof value === "number" || (Array.isArray(value) && value.length > 0 && MessagesSchema.safeParse(value).success)) return;
+    const found = value === undefined ? `no "${prompt}" column (its columns: ${Object.keys(row).join(", ")})` : `${JSON.stringify(value).slice(0, 80)}`;
+    throw new InvalidInputError("environment.prompt", `a column every row has as text, or as messages [{"role": "system"|"user"|"assistant", "content": "…"}, …]; row ${index + 1} has ${found}`, prompt);
+  });
+  return (item) => {
+    const value = item[prompt];
+    return Array.isArray(value) ? MessagesSchema.parse(value) : asMessages(String(value));
+  };
 }
 
 function requireColumn(rows: readonly JsonObject[], column: string, field: string): void {

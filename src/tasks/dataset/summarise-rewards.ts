@@ -1,7 +1,6 @@
 import type { JsonObject } from "../../core/json.js";
 import type { GenerateResult } from "../../core/schemas/generate-result.js";
 import type { RubricEntry } from "./dataset-rubric.js";
-import { rewardNameOfError } from "./errors/index.js";
 
 /**
  * Each reward function's share of a step: `<name>.mean` and `<name>.std` of its
@@ -17,7 +16,7 @@ export function summariseRewards(rubric: readonly RubricEntry[], results: readon
     let threw = 0;
     for (const result of results) {
       if (result.outcome.status === "failed") {
-        if (result.outcome.error.name === "RewardFunctionError" && rewardNameOfError(result.outcome.error.message) === name) threw++;
+        if (result.outcome.error.details?.rewardFunction === name) threw++;
         continue;
       }
       const score = ((result.scoreDetails.scores as JsonObject | undefined) ?? {})[name];

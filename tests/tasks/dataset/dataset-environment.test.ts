@@ -60,13 +60,24 @@ describe("createDatasetEnvironment", () => {
     expect((await episode.verifier.score(rollout(rows[1] as JsonObject, "twelve"), context)).details).toEqual({ scores: { right: 0, short: null } });
   });
 
+  it("takes a prompt column of messages, as TRL's conversational datasets hold them; refuses a row whose messages are malformed", async () => {
+    const conversational = rows.map((row) => ({ prompt: [{ role: "system", content: "Add one." }, { role: "user", content: row.q }], answer: row.a }));
+    const environment = await createDatasetEnvironment({ data: conversational, heldOut: 0 });
+    expect((await episodeOf(environment))["prompt"](conversational[3] as JsonObject)).toEqual([{ role: "system", content: "Add one." }, { role: "user", content: "13+1=" }]);
+    const malformed = [...conversational.slice(0, 2), { prompt: [{ role: "narrator", content: "x" }], answer: "1" }];
+    await expect(createDatasetEnvironment({ data: malformed })).rejects.toThrow(/environment\.prompt.*as messages \[\{"role".*row 3 has \[\{"role":"narrator"/);
+  });
+
   it("summarises each function's mean and std, and counts by name the rollouts a function's throw failed", async () => {
     const environment = await createDatasetEnvironment({ data: rows, prompt: "q", rewards: [{ name: "right", fn: () => 1 }, { name: "picky", fn: () => null }] });
     const episode = await episodeOf(environment);
     const thrower = await createDatasetEnvironment({ data: rows, prompt: "q", rewards: [{ name: "right", fn: () => 1 }, { name: "picky", fn: () => { throw new Error("boom"); } }] });
     const error = await (await episodeOf(thrower)).verifier.score(rollout(rows[0] as JsonObject, "11"), context).catch((caught: unknown) => caught as Error);
     expect(error).toMatchObject({ name: "RewardFunctionError", message: 'reward function "picky" threw: boom' });
-    const results = [result({ scores: { right: 1, picky: 0 } }), result({ scores: { right: 0, picky: null } }), result(error as Error)];
+    // The record names the function in a field; an episode error that merely reads like one is not counted.
+    expect(toErrorRecord(error)).toEqual({ name: "RewardFunctionError", message: 'reward function "picky" threw: boom', details: { rewardFunction: "picky" } });
+    const lookalike = new Error('reward function "picky" threw: boom');
+    const results = [result({ scores: { right: 1, picky: 0 } }), result({ scores: { right: 0, picky: null } }), result(error as Error), result(lookalike)];
     expect(environment.summarise?.(results)).toEqual({ "right.mean": 0.5, "right.std": 0.5, "picky.mean": 0, "picky.std": 0, "picky.abstained": 1, "picky.threw": 1 });
     expect(episode.type).toBe("dataset");
   });
@@ -80,7 +91,7 @@ describe("createDatasetEnvironment", () => {
   });
 
   it("refuses a missing prompt or answer column, naming the option and a row's columns", async () => {
-    await expect(createDatasetEnvironment({ data: rows })).rejects.toThrow(/environment\.prompt.*row 1 has columns q, a/);
+    await expect(createDatasetEnvironment({ data: rows })).rejects.toThrow(/environment\.prompt.*row 1 has no "prompt" column \(its columns: q, a\)/);
     await expect(createDatasetEnvironment({ data: rows, prompt: "q" })).rejects.toThrow(/environment\.answer/);
   });
 

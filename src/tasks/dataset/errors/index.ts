@@ -1,2 +1,2 @@
 export { DatasetFunctionsUnavailableError } from "./dataset-functions-unavailable-error.js";
-export { RewardFunctionError, rewardNameOfError } from "./reward-function-error.js";
+export { RewardFunctionError } from "./reward-function-error.js";
