@@ -30,6 +30,7 @@ export async function writeRunCheckpoint(directory: string, environment: Trainin
     frontier: null,
     evaluations: [],
     elapsedSeconds: 1,
+    streaks: { nonFiniteUpdates: 0, failingSteps: 0 },
   };
   await commitCheckpoint(directory, 1, JSON.parse(JSON.stringify(checkpoint)) as JsonObject);
 }

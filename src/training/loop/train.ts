@@ -182,6 +182,8 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     reporters.evaluation(step, heldOutAccuracy);
     options.onEvaluation?.(evaluation);
   };
+  let nonFiniteUpdates = resume?.streaks.nonFiniteUpdates ?? 0;
+  let failingSteps = resume?.streaks.failingSteps ?? 0;
   const checkpoint = (step: number) =>
     saveTrainingCheckpoint(directory, trainer, {
       step,
@@ -192,6 +194,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
       frontier: requests.snapshot(),
       evaluations,
       elapsedSeconds: elapsedSeconds(),
+      streaks: { nonFiniteUpdates, failingSteps },
     });
   try {
     if (resume) {
@@ -203,8 +206,6 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
       await evaluate(0);
       await checkpoint(0);
     }
-    let nonFiniteUpdates = 0;
-    let failingSteps = 0;
     for (let step = (resume?.step ?? 0) + 1; step <= configuration.steps; step++) {
       // Rollout: the environment's plan, its clustered prompts chosen uniformly or by the frontier.
       const rolloutStarted = performance.now();
@@ -256,10 +257,10 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
       if (nonFiniteUpdates >= configuration.maxNonFiniteUpdates) throw new TrainingDivergedError(step, nonFiniteUpdates);
 
       // Checkpoint: everything step + 1 starts from, so a run killed from here on resumes there.
+      failingSteps = failed > 0 && failed >= configuration.maxFailedFraction * (scored + failed) ? failingSteps + 1 : 0;
       await checkpoint(step);
 
       // Rollouts that keep failing (an episode or verifier throws) would train on what is left, or on nothing: stop, logged and checkpointed.
-      failingSteps = failed > 0 && failed >= configuration.maxFailedFraction * (scored + failed) ? failingSteps + 1 : 0;
       if (failingSteps >= configuration.maxFailedSteps && failures.first) throw new RolloutsFailedError(step, failingSteps, failed, scored + failed, failures.first);
     }
     await evaluate(configuration.steps);

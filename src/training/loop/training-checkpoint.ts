@@ -44,5 +44,11 @@ export const TrainingCheckpointSchema = z.object({
   evaluations: z.array(TrainingEvaluationSchema),
   /** Wall-clock seconds of the run so far. */
   elapsedSeconds: z.number().min(0),
+  /**
+   * The stopping rules' counts at the checkpoint — updates in a row with every minibatch non-finite, steps in a row
+   * with too many failed rollouts — so a resumed run stops where the uninterrupted one would. Absent in older
+   * checkpoints: 0.
+   */
+  streaks: z.object({ nonFiniteUpdates: z.number().int().min(0), failingSteps: z.number().int().min(0) }).default({ nonFiniteUpdates: 0, failingSteps: 0 }),
 });
 export type TrainingCheckpoint = z.infer<typeof TrainingCheckpointSchema>;

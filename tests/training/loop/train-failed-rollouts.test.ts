@@ -8,6 +8,7 @@ import type { EnvironmentFactory } from "../../../src/environments/environment.j
 import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
 import { RolloutsFailedError } from "../../../src/training/loop/errors/index.js";
 import { train } from "../../../src/training/loop/train.js";
+import { findTrainingCheckpoint } from "../../../src/training/loop/training-checkpoint-files.js";
 import { createExactMatchEnvironment } from "../../../src/tasks/exact-match/exact-match-environment.js";
 
 /** Echo episodes whose verifier's extractAnswer throws a TypeError on every completion; imported through vitest like the code under test. */
@@ -58,6 +59,25 @@ describe("train() when rollouts keep failing (real engine)", () => {
     ]);
     expect(existsSync(join(directory, "checkpoints", "step-2.json"))).toBe(true);
     expect(existsSync(join(directory, "final.gguf"))).toBe(false);
+  });
+
+  it("a resumed run carries the failing-step streak: it stops at the step the uninterrupted run stops at", async () => {
+    const configuration = { steps: 5, evaluateEvery: 0, sequences: 4, maxFailedFraction: 1, maxFailedSteps: 3 };
+    const stopped = (run: Promise<unknown>) => run.then(() => undefined, (caught: unknown) => caught as Error);
+    const uninterrupted = await stopped(train({ environment: await createEnvironment(undefined), modelPath, directory: join(folder, "run-uninterrupted"), configuration, trainer: "tfjs" }));
+    expect(uninterrupted).toBeInstanceOf(RolloutsFailedError);
+    expect([(uninterrupted as RolloutsFailedError).step, (uninterrupted as RolloutsFailedError).steps]).toEqual([3, 3]);
+    // Killed during step 2, before its checkpoint: step 1's holds a streak of 1, so two more failing steps stop the run.
+    const directory = join(folder, "run-killed");
+    const kill = (line: { step: number }) => {
+      if (line.step === 2) throw new Error("killed");
+    };
+    expect(await stopped(train({ environment: await createEnvironment(undefined), modelPath, directory, configuration, trainer: "tfjs", onStep: kill }))).toMatchObject({ message: "killed" });
+    const { checkpoint } = await findTrainingCheckpoint(directory);
+    expect([checkpoint?.step, checkpoint?.streaks]).toEqual([1, { nonFiniteUpdates: 0, failingSteps: 1 }]);
+    const resumed = await stopped(train({ environment: await createEnvironment(undefined), modelPath, directory, configuration, trainer: "tfjs", resume: checkpoint }));
+    expect(resumed).toBeInstanceOf(RolloutsFailedError);
+    expect([(resumed as RolloutsFailedError).step, (resumed as RolloutsFailedError).steps]).toEqual([3, 3]);
   });
 
   it("logs a step whose rollouts all scored with empty failures", async () => {
