@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { RolloutPoolError } from "./errors/index.js";
+import { packageRoot } from "../../core/package-root.js";
 
 /**
  * The `file:` URL of a selfplay module as JavaScript, for an episode module
@@ -12,20 +13,12 @@ import { RolloutPoolError } from "./errors/index.js";
 export function compiledModuleUrl(moduleUrl: string): string {
   const path = fileURLToPath(moduleUrl);
   if (!path.endsWith(".ts")) return moduleUrl;
-  const root = packageRoot(dirname(path));
+  const root = packageRoot(moduleUrl);
   const compiled = join(root, "dist", relative(root, path)).replace(/\.ts$/, ".js");
   if (!existsSync(compiled)) {
     throw new RolloutPoolError(`the module ${compiled} does not exist: worker threads and child processes load the compiled JavaScript; run \`npm run build\``);
   }
   return pathToFileURL(compiled).href;
-}
-
-/** The nearest folder at or above `folder` with a package.json. */
-function packageRoot(folder: string): string {
-  for (let current = folder; ; current = dirname(current)) {
-    if (existsSync(join(current, "package.json"))) return current;
-    if (dirname(current) === current) throw new RolloutPoolError(`no package.json above ${folder}: cannot find the build of its modules`);
-  }
 }
 
 /**

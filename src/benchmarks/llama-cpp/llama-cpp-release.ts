@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 import { z } from "zod";
 import { LlamaCppToolError } from "../errors/index.js";
+import { packageRoot } from "../../core/package-root.js";
 
 const ReleaseInfoSchema = z.object({ tag: z.string().min(1) });
 
@@ -16,12 +16,6 @@ export interface LlamaCppRelease {
   folder: string;
 }
 
-/** The package root (this file is src/benchmarks/llama-cpp/ in the source, dist/src/benchmarks/llama-cpp/ when built). */
-function packageRoot(): string {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-  return basename(root) === "dist" ? dirname(root) : root;
-}
-
 /** node-llama-cpp's folder, found the way Node resolves packages: this package's node_modules, then its parents'. */
 function nodeLlamaCppFolder(root: string): string {
   for (let folder = root; ; folder = dirname(folder)) {
@@ -33,7 +27,7 @@ function nodeLlamaCppFolder(root: string): string {
 
 /** The bundled llama.cpp release: the same source as the library node-llama-cpp loads, so the comparison is like for like. */
 export function bundledLlamaCppRelease(): LlamaCppRelease {
-  const root = packageRoot();
+  const root = packageRoot(import.meta.url);
   const llamaFolder = join(nodeLlamaCppFolder(root), "llama");
   const infoPath = join(llamaFolder, "llama.cpp.info.json");
   // `node-llama-cpp source clear` (all, its default) deletes this file along with the source it downloaded.

@@ -3,12 +3,13 @@
 // red team needs, per seed, before its capture detector fires.
 //
 //   node dist/src/benchmarks/tournament/tournament-search.js [--quick]      (prints JSON)
-import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { CaptureObjective } from "../../tournament/detectors/capture-objectives.js";
 import { loadKernel } from "../../tournament/kernel/load-kernel.js";
 import { replayTranscript } from "../../tournament/replay/replay-transcript.js";
 import { searchRedTeam } from "../../tournament/search/search-red-team.js";
+import { packageRoot } from "../../core/package-root.js";
 
 export interface TournamentSearchBenchOptions {
   /** Constitution files searched, by path. Default the shipped 0.1.0 and 0.2.0 (the amendment that closes the chained-emergency hole). */
@@ -63,8 +64,7 @@ export interface TournamentSearchBenchResult {
 
 /** The package's kernels folder (this file is benchmarks/ in the source, dist/benchmarks/ when built). */
 function kernelsDirectory(): string {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-  return join(basename(root) === "dist" ? dirname(root) : root, "constitutions");
+  return join(packageRoot(import.meta.url), "constitutions");
 }
 
 function median(values: readonly number[]): number | null {

@@ -3,12 +3,13 @@
 // submitted, actions kept, the non-Pass core, replays spent).
 //
 //   node dist/src/benchmarks/tournament/tournament-shrink.js [--quick]      (prints JSON)
-import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { CaptureObjective } from "../../tournament/detectors/capture-objectives.js";
 import { shrinkTranscript } from "../../tournament/exploits/shrink-transcript.js";
 import { loadKernel } from "../../tournament/kernel/load-kernel.js";
 import { searchRedTeam } from "../../tournament/search/search-red-team.js";
+import { packageRoot } from "../../core/package-root.js";
 
 export interface TournamentShrinkOptions {
   /** The kernel searched. Default the shipped 0.1.0 (the one with the hole). */
@@ -46,8 +47,7 @@ export interface TournamentShrinkResult {
 }
 
 function kernelsDirectory(): string {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-  return join(basename(root) === "dist" ? dirname(root) : root, "constitutions");
+  return join(packageRoot(import.meta.url), "constitutions");
 }
 
 export async function benchTournamentShrink(quick: boolean, options: TournamentShrinkOptions = {}): Promise<TournamentShrinkResult> {

@@ -3,10 +3,11 @@
 // detectors, metrics and the report), per shipped kernel.
 //
 //   node dist/src/benchmarks/tournament/tournament-throughput.js [--quick]      (prints JSON)
-import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { loadKernel } from "../../tournament/kernel/load-kernel.js";
 import { runTournament } from "../../tournament/tournament/run-tournament.js";
+import { packageRoot } from "../../core/package-root.js";
 
 export interface TournamentThroughputOptions {
   /** Constitution files, by path. Default the shipped 0.1.0 and 0.2.0. */
@@ -45,8 +46,7 @@ export interface TournamentThroughputResult {
 
 /** The package's kernels folder (this file is benchmarks/ in the source, dist/benchmarks/ when built). */
 function kernelsDirectory(): string {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-  return join(basename(root) === "dist" ? dirname(root) : root, "constitutions");
+  return join(packageRoot(import.meta.url), "constitutions");
 }
 
 function median(values: readonly number[]): number {

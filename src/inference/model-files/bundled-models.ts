@@ -1,15 +1,14 @@
 import { existsSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { InvalidInputError } from "../../core/errors/index.js";
+import { packageRoot } from "../../core/package-root.js";
 
 /** File name of the arithmetic base `selfplay pretrain` made and `models/` ships. */
 export const ARITHMETIC_BASE_FILE_NAME = "selfplay-arithmetic-base.gguf";
 
 /** The package's `models/` folder (this file is src/inference/model-files/ in the source, dist/src/… when built). */
 export function packageModelsFolder(): string {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-  return join(basename(root) === "dist" ? dirname(root) : root, "models");
+  return join(packageRoot(import.meta.url), "models");
 }
 
 /** Path of the shipped arithmetic base; a clear error when the package lacks it. */

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Llama } from "node-llama-cpp";
 import type { Device } from "../device/device-option.js";
 import { loadLlama } from "../llama/load-llama.js";
 import type { AddonBinding } from "./AddonTypes.js";
+import { packageRoot } from "../../core/package-root.js";
 
 /** Where node-gyp puts the addon, relative to the package root. */
 const ADDON_FILE = join("build", "Release", "selfplay_native.node");
@@ -61,13 +61,8 @@ async function bindAddon(llama: Llama): Promise<NativeAddonLoad> {
 
 /** The addon under the package root: the nearest folder above this module with a package.json (src/ and dist/src/ alike). */
 function findAddonFile(): string | undefined {
-  for (let folder = dirname(fileURLToPath(import.meta.url)); ; folder = dirname(folder)) {
-    if (existsSync(join(folder, "package.json"))) {
-      const candidate = join(folder, ADDON_FILE);
-      return existsSync(candidate) ? candidate : undefined;
-    }
-    if (dirname(folder) === folder) return undefined;
-  }
+  const candidate = join(packageRoot(import.meta.url), ADDON_FILE);
+  return existsSync(candidate) ? candidate : undefined;
 }
 
 /** node-llama-cpp writes what each binary folder was built from beside the libraries. */

@@ -1,5 +1,4 @@
-import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
 import { z } from "zod";
 import { ArtifactStore } from "../../arena/artifact-store.js";
 import type { JsonValue } from "../../core/json.js";
@@ -11,11 +10,11 @@ import { CitizenIdSchema } from "../../tournament/world/actions.js";
 import type { Environment } from "../../environments/environment.js";
 import { evaluateTournament } from "./evaluate-tournament.js";
 import { tournamentEpisodeModule } from "./tournament-episodes.js";
+import { packageRoot } from "../../core/package-root.js";
 
 /** The package's `constitutions/constitution-0.1.0.yaml` (this file is src/tasks/tournament/ in the source, dist/src/… when built). */
 export function defaultKernelPath(): string {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-  return join(basename(root) === "dist" ? dirname(root) : root, "constitutions", "constitution-0.1.0.yaml");
+  return join(packageRoot(import.meta.url), "constitutions", "constitution-0.1.0.yaml");
 }
 
 /** The options of the `tournament` environment. */
