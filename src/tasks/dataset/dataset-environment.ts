@@ -1,12 +1,14 @@
+import { pathToFileURL } from "node:url";
 import { ArtifactStore } from "../../arena/artifact-store.js";
+import { compiledSiblingFile } from "../../arena/pool/compiled-module-url.js";
 import { InvalidInputError } from "../../core/errors/index.js";
 import type { InferenceClient } from "../../core/inference-client.js";
-import type { JsonObject } from "../../core/json.js";
+import type { JsonObject, JsonValue } from "../../core/json.js";
 import { parseInput } from "../../core/parse-input.js";
 import { MessagesSchema, type Messages } from "../../core/schemas/message.js";
 import { DEFAULT_SAMPLER } from "../../core/schemas/sampler-settings.js";
 import type { Environment } from "../../environments/environment.js";
-import { currentEnvironmentSource } from "../../environments/environment-source.js";
+import { currentEnvironmentSource, type EnvironmentSource } from "../../environments/environment-source.js";
 import { registerDatasetHarness } from "./dataset-harness.js";
 import { datasetEpisodeModule } from "./dataset-episodes.js";
 import { DatasetEnvironmentOptionsSchema, type DatasetEnvironmentOptions } from "./dataset-environment-options.js";
@@ -25,8 +27,9 @@ import { summariseRewards } from "./summarise-rewards.js";
  */
 export async function createDatasetEnvironment(options: DatasetEnvironmentOptions): Promise<Environment> {
   const parsed = parseInput(DatasetEnvironmentOptionsSchema, options, { fieldName: (path) => `environment.${path.map(String).join(".")}` });
-  // Before the first await: inside an environment module selfplay is loading, this names the module.
-  const source = parsed.source ?? currentEnvironmentSource();
+  // Before the first await: inside an environment module selfplay is loading, this names the module. Options without
+  // functions are their own source: a worker makes the environment from them.
+  const source = parsed.source ?? currentEnvironmentSource() ?? jsonSource(options);
   const rows = typeof parsed.data === "string" ? await readDataset(parsed.data, parsed.format) : parsed.data;
   const promptOf = promptFunction(parsed.prompt, rows);
   const answerColumn = parsed.answer;
@@ -48,6 +51,12 @@ export async function createDatasetEnvironment(options: DatasetEnvironmentOption
     }),
     summarise: (results) => summariseRewards(rubric, results),
   };
+}
+
+/** Where a pool worker makes the environment of `options` again, when they are JSON (no reward or prompt function). */
+function jsonSource(options: DatasetEnvironmentOptions): EnvironmentSource | undefined {
+  if (options.rewards !== undefined || typeof options.prompt === "function") return undefined;
+  return { module: pathToFileURL(compiledSiblingFile(import.meta.url, "dataset-environment-from-json")).href, options: options as unknown as JsonValue };
 }
 
 /** The completion's first line, trimmed. */
