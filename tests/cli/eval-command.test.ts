@@ -128,6 +128,19 @@ describe("selfplay eval --env (real engine, the bundled base)", () => {
     }
   });
 
+  it("dataset: --data FILE is the environment's data option, its held-out rows greedily scored by its first reward function; --data with --task is refused", async () => {
+    const data = join(folder, "succ.jsonl");
+    await writeFile(data, Array.from({ length: 40 }, (_, index) => JSON.stringify({ prompt: `${index + 10}+1=`, answer: String(index + 11) })).join("\n"));
+    const { code, stdout, stderr } = await runCli(["eval", "--env", "dataset", "--data", data, "--config", await configFile("dataset", { heldOut: 0.25, evaluateItems: 8, maxTokens: 4 }), "--json"]);
+    expect(code, stderr).toBe(0);
+    const result = JSON.parse(stdout) as EnvironmentEvalJson;
+    expect([result.environment, result.n]).toEqual(["dataset", 8]);
+    expect(Number.isInteger(result.heldOutAccuracy * 8)).toBe(true);
+    const refused = await runCli(["eval", "--task", "arithmetic", "--data", data]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--data.*no --data with --task/);
+  });
+
   it("--lora: an adapter over the model, named in the output; a fresh one (B = 0) scores as the base", async () => {
     const config = await configFile("exact-match-lora", { evaluateQuestions: 4 });
     const adapter = join(folder, "fresh.lora.gguf");

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { InvalidInputError } from "../../core/errors/index.js";
@@ -24,6 +25,7 @@ export const EvalCommandOptionsSchema = z.object({
   lora: z.string().min(1, "a LoRA adapter GGUF file path").optional(),
   env: z.string().min(1, "a built-in environment name or a module path (./my-environment.js)").optional(),
   config: z.string().min(1, "a JSON file path").optional(),
+  data: z.string().min(1, "a dataset file path (.jsonl, .json, .csv, .parquet)").optional(),
   task: z.enum(["arithmetic"], { error: "arithmetic (the only task so far; --env evaluates any environment)" }).optional(),
   problems: z.string().min(1, "a JSONL file path").optional(),
   n: integerFlag(1, 1_000_000).optional(),
@@ -58,7 +60,9 @@ async function evalEnvironment(options: EvalCommandOptions, name: string, io: Cl
   if (options.n !== undefined) throw new InvalidInputError("--n", "no --n with --env (the environment's options size its held-out set: --config)", options.n);
   // The file `selfplay train --config` takes, so a run is evaluated with the options it trained with; only `environment` matters here.
   const configuration = options.config === undefined ? {} : await readConfigurationFile(options.config, "--config");
-  const environmentOptions = parseInput(TrainingConfigurationSchema, configuration, { fieldName: (path) => `${options.config ?? "configuration"}: ${path.map(String).join(".")}` }).environment;
+  const configured = parseInput(TrainingConfigurationSchema, configuration, { fieldName: (path) => `${options.config ?? "configuration"}: ${path.map(String).join(".")}` }).environment;
+  // --data is the environment's `data` option, over the config file's, as with selfplay train.
+  const environmentOptions = options.data === undefined ? configured : { ...(configured as object), data: resolve(options.data) };
   const environment = await loadEnvironment(name, environmentOptions as JsonValue).catch((error: unknown) => {
     if (error instanceof InvalidInputError && options.config !== undefined) error.message = `${options.config}: ${error.message}`;
     throw error;
@@ -95,6 +99,7 @@ async function evalEnvironment(options: EvalCommandOptions, name: string, io: Cl
 /** `--task arithmetic` (the default): arithmetic problems from a file or the held-out split, greedy, pass@k, per cluster. */
 async function evalTask(options: EvalCommandOptions, io: CliIo): Promise<number> {
   if (options.config !== undefined) throw new InvalidInputError("--config", "no --config with --task (it holds an environment's options: give --env)", options.config);
+  if (options.data !== undefined) throw new InvalidInputError("--data", "no --data with --task (its problems file is --problems; --data is an environment's: give --env dataset)", options.data);
   const task = options.task ?? "arithmetic";
   let examples: (ArithmeticExample & { cluster?: string })[];
   if (options.problems !== undefined) {
@@ -123,8 +128,9 @@ export function registerEvalCommand(program: Command, context: CommandContext): 
   program
     .command("eval")
     .description("An environment's held-out evaluation on the engine (--env), or greedy accuracy (and pass@k) on arithmetic problems (--task arithmetic, the default).")
-    .addOption(new Option("--env <name>", "environment whose evaluate to run: arithmetic, exact-match, tournament, riddles, dream, or ./module.js exporting createEnvironment"))
+    .addOption(new Option("--env <name>", "environment whose evaluate to run: arithmetic, exact-match, tournament, riddles, dream, dataset (--data FILE), or ./module.js exporting createEnvironment"))
     .addOption(new Option("--config <file>", "with --env: JSON configuration whose environment holds the environment's options (the file selfplay train --config takes)"))
+    .addOption(new Option("--data <file>", "with --env: the environment's data file (its `data` option): --env dataset or exact-match, or a module that reads it"))
     .addOption(new Option("--model <file>", "GGUF model (default: with --env the bundled arithmetic base in models/, with --task the bundled default model)"))
     .addOption(new Option("--lora <file>", "LoRA adapter GGUF to apply over the model (a run's final.lora.gguf)"))
     .addOption(deviceOption())
