@@ -23,6 +23,7 @@ import type { TrainerBackend } from "../trainer/trainer-checkpoint.js";
 import { openFrontierPrm } from "../../frontier/open-frontier-prm.js";
 import { assertFrontierFits } from "./assert-frontier-fits.js";
 import { RolloutsFailedError, TrainingDivergedError } from "./errors/index.js";
+import { drawStepRollouts } from "./draw-step-rollouts.js";
 import { FrontierRequests } from "./frontier-requests.js";
 import { openFrozenPolicies } from "./open-frozen-policies.js";
 import { roleRewards } from "./role-rewards.js";
@@ -156,6 +157,8 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     ...(workers > 0 && { pool: { workers, engine, episodes: environment.episodes } }),
   });
   for (const episode of episodes) arena.register(episode, environment.stores[episode.type]);
+  const trainableRoles = new Set(episodes.flatMap((episode) => episode.roles.filter((role) => role.trainable).map((role) => JSON.stringify([episode.type, role.id]))));
+  const isTrainedRole = (episodeType: string, roleId: string) => trainableRoles.has(JSON.stringify([episodeType, roleId])) && !Object.hasOwn(environment.frozenRoles ?? {}, roleId);
   const requests: StepRequests = prm
     ? new FrontierRequests({
         environment,
@@ -207,15 +210,21 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     let failingSteps = 0;
     for (let step = (resume?.step ?? 0) + 1; step <= configuration.steps; step++) {
       // Rollout: the environment's plan, its clustered prompts chosen uniformly or by the frontier.
+      // With dynamic sampling, drawn again until the step has its informative groups; the frontier observes every draw.
       const rolloutStarted = performance.now();
-      const choice = await requests.choose();
-      let done = 0;
-      const stopListening = arena.on("rollout-end", () => options.onRolloutProgress?.({ step, done: ++done, total: choice.requests.length }));
-      const results = await arena.generateRollouts(choice.requests).finally(stopListening);
+      const { results, choice, droppedGroups, groups } = await drawStepRollouts({
+        requests,
+        arena,
+        dynamicSampling: configuration.dynamicSampling,
+        isTrainedRole,
+        now: () => performance.now(),
+        onProgress: ({ done, total }) => options.onRolloutProgress?.({ step, done, total }),
+      });
       const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
 
-      // Credit: the arena's assigner (GRPO within groups, a per-role baseline for singletons by default).
-      const batch = arena.buildTrainingBatch(results, arena.assignCredit(results), step);
+      // Credit: the arena's assigner (GRPO within groups, a per-role baseline for singletons by default); dropped groups leave the update.
+      const built = arena.buildTrainingBatch(results, arena.assignCredit(results), step);
+      const batch = { ...built, records: built.records.filter((record) => !droppedGroups.has(record.groupId)) };
 
       // Update: a step with no trainable record is logged as such (skippedUpdate) and the run goes on.
       const update = await trainer.update(batch);
@@ -224,9 +233,6 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
       // Sync: the next rollouts come from the updated weights.
       const sync = await trainer.sync(client, step);
       await prunePolicies(join(directory, "policies"), configuration.keepPolicies, step);
-
-      // Frontier: each cluster's outcomes this step, before the next step's prompts are chosen.
-      requests.observe(results);
 
       // Log.
       await rollouts.appendMany(results);
@@ -237,6 +243,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
         ...update,
         rewards,
         rollouts: { scored, failed },
+        groups,
         failures: failures.byStage,
         ...(failures.first && { firstFailure: failures.first }),
         rolloutTokensPerSecond: batch.stats.completionTokens / rolloutSeconds,
