@@ -66,7 +66,7 @@ export interface TrainOptions {
   reportTo?: readonly ReportTarget[];
   /** Told of every step's metrics (progress display). */
   onStep?: (metrics: TrainingStepMetrics) => void;
-  /** Told each time one of a step's top-level episodes ends: `done` of `total` (a progress bar). */
+  /** Told each time one of a step's top-level episodes ends: `done` of `total` (a progress bar); `total` grows when dynamic sampling draws again. */
   onRolloutProgress?: (progress: { step: number; done: number; total: number }) => void;
   onEvaluation?: (evaluation: TrainingEvaluation) => void;
   /** Told, once the learner's engine is open, which device the run's models are on and why (`describeDevice`). */
