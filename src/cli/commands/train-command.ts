@@ -184,7 +184,7 @@ function stepLine(line: TrainingStepMetrics, steps: number, frontier: boolean): 
   let text =
     `step ${line.step}/${steps}: reward ${rewards || "none"}; ${records}${leftOut ? `, left out ${leftOut}` : ""}; ` +
     `${line.rolloutTokensPerSecond.toFixed(0)} rollout tokens/s, update ${line.updateSeconds.toFixed(1)} s, sync ${line.syncSeconds.toFixed(2)} s` +
-    `${summary ? `; ${summary}` : ""}\n`;
+    `${groupsText(line.groups)}${summary ? `; ${summary}` : ""}\n`;
   // Failed rollouts are never trained on: their count by stage and error, and the first one's error, on a line of their own.
   if (line.rollouts.failed > 0) text += `  ${failureLine(line)}\n`;
   // One line of counts and the first decision of each rule per step: every decision is in metrics.jsonl's counts.
@@ -193,6 +193,13 @@ function stepLine(line: TrainingStepMetrics, steps: number, frontier: boolean): 
     text += `  targets: ${counts}\n${line.frontier.messages.map((message) => `    ${message}\n`).join("")}`;
   }
   return text;
+}
+
+/** `; groups 3/8 informative`, and with dynamic sampling at work `, 4 kept of target 4 from 3 draws (20 dropped)`; empty for a step without groups. */
+function groupsText({ drawn, informative, kept, dropped, target, draws, reachedTarget }: TrainingStepMetrics["groups"]): string {
+  if (drawn === 0) return "";
+  const sampled = draws > 1 || dropped > 0 ? `, ${kept} kept of target ${target}${reachedTarget ? "" : " (MISSED)"} from ${draws} draw(s) (${dropped} dropped)` : "";
+  return `; groups ${informative}/${drawn} informative${sampled}`;
 }
 
 /** `40 of 40 rollouts FAILED: score 40 (TypeError 40); first ep0 (echo) at score: TypeError: …`, the message's first line, cut at 300 characters. */

@@ -23,6 +23,7 @@ import type { TrainerBackend } from "../trainer/trainer-checkpoint.js";
 import { openFrontierPrm } from "../../frontier/open-frontier-prm.js";
 import { assertFrontierFits } from "./assert-frontier-fits.js";
 import { RolloutsFailedError, TrainingDivergedError } from "./errors/index.js";
+import { drawStepRollouts } from "./draw-step-rollouts.js";
 import { FrontierRequests } from "./frontier-requests.js";
 import { openFrozenPolicies } from "./open-frozen-policies.js";
 import { roleRewards } from "./role-rewards.js";
@@ -65,7 +66,7 @@ export interface TrainOptions {
   reportTo?: readonly ReportTarget[];
   /** Told of every step's metrics (progress display). */
   onStep?: (metrics: TrainingStepMetrics) => void;
-  /** Told each time one of a step's top-level episodes ends: `done` of `total` (a progress bar). */
+  /** Told each time one of a step's top-level episodes ends: `done` of `total` (a progress bar); `total` grows when dynamic sampling draws again. */
   onRolloutProgress?: (progress: { step: number; done: number; total: number }) => void;
   onEvaluation?: (evaluation: TrainingEvaluation) => void;
   /** Told, once the learner's engine is open, which device the run's models are on and why (`describeDevice`). */
@@ -156,6 +157,8 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     ...(workers > 0 && { pool: { workers, engine, episodes: environment.episodes } }),
   });
   for (const episode of episodes) arena.register(episode, environment.stores[episode.type]);
+  const trainableRoles = new Set(episodes.flatMap((episode) => episode.roles.filter((role) => role.trainable).map((role) => JSON.stringify([episode.type, role.id]))));
+  const isTrainedRole = (episodeType: string, roleId: string) => trainableRoles.has(JSON.stringify([episodeType, roleId])) && !Object.hasOwn(environment.frozenRoles ?? {}, roleId);
   const requests: StepRequests = prm
     ? new FrontierRequests({
         environment,
@@ -208,15 +211,21 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     }
     for (let step = (resume?.step ?? 0) + 1; step <= configuration.steps; step++) {
       // Rollout: the environment's plan, its clustered prompts chosen uniformly or by the frontier.
+      // With dynamic sampling, drawn again until the step has its informative groups; the frontier observes every draw.
       const rolloutStarted = performance.now();
-      const choice = await requests.choose();
-      let done = 0;
-      const stopListening = arena.on("rollout-end", () => options.onRolloutProgress?.({ step, done: ++done, total: choice.requests.length }));
-      const results = await arena.generateRollouts(choice.requests).finally(stopListening);
+      const { results, choice, droppedGroups, groups } = await drawStepRollouts({
+        requests,
+        arena,
+        dynamicSampling: configuration.dynamicSampling,
+        isTrainedRole,
+        now: () => performance.now(),
+        onProgress: ({ done, total }) => options.onRolloutProgress?.({ step, done, total }),
+      });
       const rolloutSeconds = (performance.now() - rolloutStarted) / 1000;
 
-      // Credit: the arena's assigner (GRPO within groups, a per-role baseline for singletons by default).
-      const batch = arena.buildTrainingBatch(results, arena.assignCredit(results), step);
+      // Credit: the arena's assigner (GRPO within groups, a per-role baseline for singletons by default); dropped groups leave the update.
+      const built = arena.buildTrainingBatch(results, arena.assignCredit(results), step);
+      const batch = { ...built, records: built.records.filter((record) => !droppedGroups.has(record.groupId)) };
 
       // Update: a step with no trainable record is logged as such (skippedUpdate) and the run goes on.
       const update = await trainer.update(batch);
@@ -225,9 +234,6 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
       // Sync: the next rollouts come from the updated weights.
       const sync = await trainer.sync(client, step);
       await prunePolicies(join(directory, "policies"), configuration.keepPolicies, step);
-
-      // Frontier: each cluster's outcomes this step, before the next step's prompts are chosen.
-      requests.observe(results);
 
       // Log.
       await rollouts.appendMany(results);
@@ -238,6 +244,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
         ...update,
         rewards,
         rollouts: { scored, failed },
+        groups,
         failures: failures.byStage,
         ...(failures.first && { firstFailure: failures.first }),
         rolloutTokensPerSecond: batch.stats.completionTokens / rolloutSeconds,

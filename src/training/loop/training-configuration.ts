@@ -6,6 +6,7 @@ import { TrainerWeightsSchema } from "../trainer/trainer-checkpoint.js";
 import { TrainerLoraOptionsSchema } from "../trainer/trainer-options.js";
 import { FrontierConfigurationSchema } from "../../frontier/frontier-configuration.js";
 import { TrainerConfigurationSchema } from "../trainer/trainer-configuration.js";
+import { DynamicSamplingConfigurationSchema } from "./dynamic-sampling-configuration.js";
 
 /** Everything a training run runs with, whatever the environment; a config file overrides any part of it. */
 export const TrainingConfigurationSchema = z.strictObject({
@@ -46,6 +47,8 @@ export const TrainingConfigurationSchema = z.strictObject({
   keepPolicies: z.union([z.number().int().min(1), z.literal("all")]).default(2),
   /** How the clustered prompts are chosen: uniformly (default) or by the PRM-weighted frontier (environments with clusters). */
   frontier: FrontierConfigurationSchema.default({ mode: "uniform" }),
+  /** DAPO's dynamic sampling: draw again until a step has its target of informative groups (`enabled`, `targetGroups`, `maxDraws`, `maxSeconds`). Default off. */
+  dynamicSampling: DynamicSamplingConfigurationSchema.default(DynamicSamplingConfigurationSchema.parse({})),
   /** The update: TrainerConfigurationSchema's defaults (GRPO), under the environment's own `trainingDefaults`. */
   trainer: TrainerConfigurationSchema.default(TrainerConfigurationSchema.parse({})),
   /** `full` or `lora`; default `full` for project-made models, `lora` for any other. */

@@ -10,6 +10,14 @@ export interface TrainingStepMetrics extends UpdateMetrics {
   rewards: Record<string, number>;
   /** Rollouts scored and failed (sub-episodes included). */
   rollouts: { scored: number; failed: number };
+  /**
+   * The step's credit groups (two or more scored members of one group id acting as one trained role; sub-episodes
+   * included) and its draws of the plan: `drawn` groups, of them `informative` (rewards that differ) and `kept` in
+   * the update, `dropped` = drawn − kept (all-equal groups, and informative ones beyond `target`, only with
+   * `dynamicSampling.enabled`); `target` is `dynamicSampling.targetGroups` or the first draw's group count, `draws`
+   * the plan draws made (1 without dynamic sampling), `reachedTarget` whether informative ≥ target.
+   */
+  groups: { drawn: number; informative: number; kept: number; dropped: number; target: number; draws: number; reachedTarget: boolean };
   /** Failed rollouts by stage and error name (`{score: {TypeError: 40}}`); empty when none failed. */
   failures: Partial<Record<FailureStage, Record<string, number>>>;
   /** The step's first failed rollout: its id (in rollouts.jsonl), episode type, stage and error; absent when none failed. */
