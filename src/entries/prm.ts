@@ -15,7 +15,12 @@ export {
   FrontierTrackerSnapshotSchema, type FrontierTrackerSnapshot, openPrmScorer, type OpenPrmScorer, labelTrajectories,
   type LabelTrajectoriesOptions, type LabelledTrajectories, prmTrajectories, type PrmTrajectory,
   readRolloutTrajectories, type RolloutTrajectories, trajectoryPrefixes, type TrajectoryPrefix,
-  type TrajectoryPrefixesOptions, type LabelledEpisode, type LabelledEpisodes, MultiTurnEpisodeError
+  type TrajectoryPrefixesOptions, type LabelledEpisode, type LabelledEpisodes, MultiTurnEpisodeError,
+  LearnableFrontier, type LearnableFrontierOptions, type LearnableDecision, type LearnableReason, LearnableSettingsSchema,
+  type LearnableSettings, type LearnableSettingsInput, ClusterPassRates, ClusterPassRatesSnapshotSchema,
+  type ClusterPassRatesSnapshot, type ClusterAttempts, PassRateWindowSettingsSchema, type PassRateWindowSettings,
+  type PassRateWindowSettingsInput, GroupSizingSettingsSchema, type GroupSizingSettings, type GroupSizingSettingsInput,
+  groupSizeForPassRate, type GroupSizeBounds
 } from "../frontier/index.js";
 export {
   trainPrm, type TrainPrmOptions, type TrainedPrm, PrmTrainingConfigurationSchema, type PrmTrainingConfiguration,

@@ -28,6 +28,7 @@ export const EnvironmentShapeSchema = z.strictObject({
       of: functionSchema,
       outcomes: functionSchema.optional(),
       firstTask: functionSchema.optional(),
+      subEpisodeGroups: z.strictObject({ size: z.number().int().min(1), withSize: functionSchema }).optional(),
     })
     .optional(),
   labelledEpisodeTypes: z.array(z.string().min(1)).min(1, "at least one episode type, or leave it out to label every type").optional(),

@@ -111,6 +111,17 @@ export interface EnvironmentClusters {
   outcomes?(results: readonly GenerateResult[]): ClusterStepOutcome[];
   /** A task to score a cluster by before it has been played (default: the cluster's name). */
   firstTask?(cluster: string): string;
+  /**
+   * Where each artifact's episode runs its own GRPO group as sub-episodes (a
+   * proposer's solvers) rather than the plan repeating it (`groupSize`): the
+   * group's configured size, and the artifact whose episode runs `size`
+   * instead — how adaptive group sizing (`frontier.groupSizing`) reaches it.
+   * Absent: the plan's groups are the ones sized.
+   */
+  readonly subEpisodeGroups?: {
+    readonly size: number;
+    withSize(artifact: JsonValue, size: number): JsonValue;
+  };
 }
 
 /** What one step's results showed about a cluster. */

@@ -29,3 +29,9 @@ export { trajectoryPrefixes, type TrajectoryPrefix, type TrajectoryPrefixesOptio
 export type { LabelledEpisode } from "./labelling/labelled-episode.js";
 export type { LabelledEpisodes } from "./labelling/labelled-episodes.js";
 export { MultiTurnEpisodeError } from "./errors/index.js";
+export { LearnableFrontier, type LearnableFrontierOptions, type LearnableDecision, type LearnableReason } from "./learnable/learnable-frontier.js";
+export { LearnableSettingsSchema, type LearnableSettings, type LearnableSettingsInput } from "./learnable/learnable-settings.js";
+export { ClusterPassRates, ClusterPassRatesSnapshotSchema, type ClusterPassRatesSnapshot, type ClusterAttempts } from "./learnable/cluster-pass-rates.js";
+export { PassRateWindowSettingsSchema, type PassRateWindowSettings, type PassRateWindowSettingsInput } from "./learnable/pass-rate-window-settings.js";
+export { GroupSizingSettingsSchema, type GroupSizingSettings, type GroupSizingSettingsInput } from "./learnable/group-sizing-settings.js";
+export { groupSizeForPassRate, type GroupSizeBounds } from "./learnable/group-size-for-pass-rate.js";

@@ -9,6 +9,7 @@ import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
 import { BUILT_IN_ENVIRONMENTS, loadEnvironment } from "../../tasks/built-in-environments.js";
 import { defaultTrainerBackend } from "../../training/trainer/default-trainer-backend.js";
 import { LoraTargetSchema } from "../../training/tfjs/lora/create-trainable-adapter.js";
+import type { FrontierConfiguration } from "../../frontier/frontier-configuration.js";
 import { assertFrontierFits } from "../../training/loop/assert-frontier-fits.js";
 import { assertBackendTakesThreads, updateThreads } from "../../training/trainer/update-threads.js";
 import { NothingTrainedError } from "../../training/loop/errors/index.js";
@@ -39,7 +40,8 @@ export const TrainCommandOptionsSchema = z.object({
   seed: integerFlag(0, MAX_SEED).optional(),
   steps: integerFlag(1, 1_000_000).optional(),
   resume: z.string().min(1, "the folder of the run to continue").optional(),
-  frontier: z.enum(["uniform", "prm"], { error: "one of: uniform, prm" }).optional(),
+  frontier: z.enum(["uniform", "prm", "learnable"], { error: "one of: uniform, prm, learnable" }).optional(),
+  groupSizing: z.enum(["off", "adaptive"], { error: "one of: off, adaptive" }).optional(),
   prm: z.string().min(1, "a PRM directory").optional(),
   trainer: z.enum(["tfjs", "ggml"], { error: "one of: tfjs, ggml" }).optional(),
   judgeModel: z.string().min(1, "a GGUF file path").optional(),
@@ -133,7 +135,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
     resumed
       ? `resuming ${directory} after step ${resumed.step} of ${configuration.steps}\n`
       : `training ${environment.name} on ${modelPath} with the ${backend} trainer: ${configuration.steps} steps of ${plan}, ` +
-          `${configuration.frontier.mode === "prm" ? `prompts by the PRM-weighted frontier (${configuration.frontier.prmPath})` : "uniform prompts"} → ${directory}\n`,
+          `${promptsDescription(configuration.frontier)} → ${directory}\n`,
   );
   io.stderr(describePoolSetting(pool));
   io.stderr(`trainer: ${backend} (${trainer.reason})${backend === "ggml" ? `, ${describeUpdateThreads(configuration.trainer.threads, threadsField)}` : ""}\n`);
@@ -158,7 +160,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
     },
     onStep: (line) => {
       progress.bar.stop();
-      io.stderr(stepLine(line, configuration.steps, configuration.frontier.mode === "prm"));
+      io.stderr(stepLine(line, configuration.steps, configuration.frontier.mode !== "uniform" || configuration.frontier.groupSizing?.mode === "adaptive"));
     },
     // The environment defines the figure: greedy accuracy for arithmetic, the band share for riddles, clean episodes for tournaments.
     onEvaluation: ({ step, heldOutAccuracy, n }) => io.stderr(`step ${step}: held-out evaluation ${(100 * heldOutAccuracy).toFixed(1)}% (n=${n})\n`),
@@ -190,7 +192,8 @@ function stepLine(line: TrainingStepMetrics, steps: number, frontier: boolean): 
   // One line of counts and the first decision of each rule per step: every decision is in metrics.jsonl's counts.
   if (frontier) {
     const counts = Object.entries(line.frontier.reasons).map(([reason, count]) => `${reason} ${count}`).join(", ");
-    text += `  targets: ${counts}\n${line.frontier.messages.map((message) => `    ${message}\n`).join("")}`;
+    const sizes = Object.entries(line.frontier.groupSizes ?? {}).map(([cluster, size]) => `${cluster} ${size.toFixed(1)}`).join(", ");
+    text += `  targets: ${counts}\n${sizes ? `  group sizes: ${sizes}\n` : ""}${line.frontier.messages.map((message) => `    ${message}\n`).join("")}`;
   }
   return text;
 }
@@ -217,10 +220,17 @@ function failureLine({ rollouts, failures, firstFailure }: TrainingStepMetrics):
   return text;
 }
 
+/** How the run chooses its clustered prompts and sizes their groups, for its first line. */
+function promptsDescription(frontier: FrontierConfiguration): string {
+  const chosen = { uniform: "uniform prompts", prm: `prompts by the PRM-weighted frontier (${frontier.prmPath})`, learnable: "prompts by the learnable frontier" }[frontier.mode];
+  return frontier.groupSizing?.mode === "adaptive" ? `${chosen}, groups sized to their clusters' pass rates` : chosen;
+}
+
 /** The configuration's `frontier` with the flags over it; a PRM path made absolute, so a resume from elsewhere finds it. */
-function frontierInput(base: unknown, options: { frontier?: "uniform" | "prm" | undefined; prm?: string | undefined }): unknown {
+function frontierInput(base: unknown, options: { frontier?: "uniform" | "prm" | "learnable" | undefined; prm?: string | undefined; groupSizing?: "off" | "adaptive" | undefined }): unknown {
   const frontier: Record<string, unknown> = typeof base === "object" && base !== null ? { ...base } : {};
   if (options.frontier !== undefined) frontier.mode = options.frontier;
+  if (options.groupSizing !== undefined) frontier.groupSizing = { ...(typeof frontier.groupSizing === "object" && frontier.groupSizing !== null ? frontier.groupSizing : {}), mode: options.groupSizing };
   if (options.prm !== undefined) frontier.prmPath = options.prm;
   if (typeof frontier.prmPath === "string" && frontier.prmPath !== "") frontier.prmPath = resolve(frontier.prmPath);
   return frontier;
@@ -250,7 +260,8 @@ export function registerTrainCommand(program: Command, context: CommandContext):
     .addOption(new Option("--seed <n>", "run seed"))
     .addOption(new Option("--steps <n>", "policy updates (overrides the configuration)"))
     .addOption(new Option("--resume <dir>", "continue the run in <dir> from its newest checkpoint, with its own configuration and model"))
-    .addOption(new Option("--frontier <mode>", "how clustered prompts are chosen: uniform (default), prm (the PRM-weighted FrontierTracker)"))
+    .addOption(new Option("--frontier <mode>", "how clustered prompts are chosen: uniform (default), prm (the PRM-weighted FrontierTracker), learnable (weighted by p(1−p) of each cluster's recent pass rate, a 20% uniform floor)"))
+    .addOption(new Option("--group-sizing <mode>", "attempts per clustered prompt: off (default: the plan's), adaptive (sized to the cluster's pass rate, the step's rollouts kept)"))
     .addOption(new Option("--prm <dir>", "the PRM (selfplay prm train --out) the prm frontier scores clusters with"))
     .addOption(new Option("--trainer <backend>", "ggml (default when the native addon is built) or tfjs"))
     .addOption(deviceOption())

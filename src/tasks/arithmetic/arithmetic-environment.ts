@@ -60,6 +60,8 @@ export function createArithmeticEnvironment(options?: JsonValue): Environment {
       of: (artifact) => String((artifact as { cluster?: unknown } | null)?.cluster),
       outcomes: arithmeticClusterOutcomes,
       firstTask: (cluster) => firstTasks.get(cluster) ?? cluster,
+      // The GRPO group is a proposal's solvers: adaptive group sizing asks for another count in the artifact.
+      subEpisodeGroups: { size: parsed.solvers, withSize: (artifact, size) => ({ ...(artifact as { cluster: string }), solvers: size }) },
     },
     // The frontier's PRM scores solver tasks; the proposer's reward is its solvers' pass rate, not a verdict on its own prefixes.
     labelledEpisodeTypes: [SOLVE],

@@ -15,7 +15,11 @@ import { proposerMessages } from "./arithmetic-prompts.js";
 import { isHeldOut } from "./arithmetic-task.js";
 import { solverPassRateVerifier } from "../proposer-solver/solver-pass-rate-verifier.js";
 
-const ArithmeticProposeArtifactSchema = z.object({ cluster: z.string().min(1) });
+const ArithmeticProposeArtifactSchema = z.object({
+  cluster: z.string().min(1),
+  /** Solver attempts for this proposal, when adaptive group sizing sets them; default the episode's `solvers`. */
+  solvers: z.number().int().min(1).optional(),
+});
 export type ArithmeticProposeArtifact = z.infer<typeof ArithmeticProposeArtifactSchema>;
 
 /** The proposer of the arithmetic self-play: a cluster name → a problem in it. */
@@ -72,7 +76,7 @@ export class ArithmeticProposerEpisode extends Episode<ArithmeticProposeArtifact
     if (isHeldOut(parsed.text)) return { verdict: "held-out", ...state };
     if (cluster !== artifact.cluster) return { verdict: "wrong-cluster", ...state };
     const solve = { episodeType: "arithmetic-solve", artifact: { problem: parsed.text, answer: String(parsed.answer), cluster } };
-    await context.runSubEpisodes(Array.from({ length: this.solvers }, () => solve));
+    await context.runSubEpisodes(Array.from({ length: artifact.solvers ?? this.solvers }, () => solve));
     return { verdict: "valid", ...state };
   }
 

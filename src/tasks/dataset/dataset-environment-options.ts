@@ -22,6 +22,12 @@ export const DatasetEnvironmentOptionsSchema = z.strictObject({
   /** The column the built-in `exactMatch` reward compares with (used only when `rewards` is not given). Default `answer`. */
   answer: z.string().min(1).default("answer"),
   /**
+   * The column naming each row's cluster (text or a number, on every row),
+   * which `frontier.mode` learnable/prm chooses among and group sizing sizes
+   * by. Default: none — the environment declares no clusters.
+   */
+  cluster: z.string().min(1).optional(),
+  /**
    * Plain reward functions `(completion, item) => number | null` (null
    * abstains), or `{ name, weight, fn }`; the reward is Σ weight · score. Only
    * from code. Default: `exactMatch`, 1 when the completion's first line

@@ -35,6 +35,8 @@ export async function createDatasetEnvironment(options: DatasetEnvironmentOption
   const answerColumn = parsed.answer;
   const rubric = rubricOf(parsed.rewards ?? [{ name: "exactMatch", fn: (completion: string, item: JsonObject) => (firstLine(completion) === String(item[answerColumn] ?? "").trim() ? 1 : 0) }]);
   if (parsed.rewards === undefined) requireColumn(rows, answerColumn, "environment.answer");
+  const clusterColumn = parsed.cluster;
+  if (clusterColumn !== undefined) requireColumn(rows, clusterColumn, "environment.cluster");
   const evaluateBy = parsed.evaluateBy ?? (rubric[0] as RubricEntry).name;
   if (!rubric.some((entry) => entry.name === evaluateBy)) throw new InvalidInputError("environment.evaluateBy", `one of the reward functions: ${rubric.map((entry) => entry.name).join(", ")}`, evaluateBy);
   const split = splitHeldOut(rows, parsed.heldOut, parsed.seed);
@@ -46,6 +48,14 @@ export async function createDatasetEnvironment(options: DatasetEnvironmentOption
     episodes: datasetEpisodeModule({ name: parsed.name, key, maxTokens: parsed.maxTokens, ...(source && { source }) }),
     stores: { dataset: ArtifactStore.of(split.training, { capacity: split.training.length }) },
     plan: [{ episodeType: "dataset", count: parsed.prompts, groupSize: parsed.groupSize }],
+    ...(clusterColumn !== undefined && {
+      clusters: {
+        episodeType: "dataset",
+        // The training rows' clusters only: a cluster whose rows are all held out has nothing to draw.
+        names: [...new Set(split.training.map((row) => String(row[clusterColumn])))].sort(),
+        of: (artifact) => String((artifact as JsonObject | null)?.[clusterColumn]),
+      },
+    }),
     ...(heldOut.length > 0 && {
       evaluate: async (client: InferenceClient) => ({ heldOutAccuracy: await greedyMean(client, heldOut, promptOf, rubric, evaluateBy, parsed.maxTokens), n: heldOut.length }),
     }),

@@ -11,7 +11,12 @@ import { isHeldOutQuestion, readQuestions, twoDigitQuestions } from "./exact-mat
 
 /** The options of the `exact-match` environment. */
 export const ExactMatchEnvironmentOptionsSchema = z.strictObject({
-  /** A JSONL file of `{"question", "answer"}` lines; default every two-digit addition and subtraction (`57-23=` → `34`). */
+  /**
+   * A JSONL file of `{"question", "answer"}` lines, each optionally with a
+   * `"cluster"` (on every line or on none) for `frontier.mode` learnable/prm
+   * and group sizing; default every two-digit addition and subtraction
+   * (`57-23=` → `34`), clustered by operation, carry/borrow and result size.
+   */
   data: z.string().min(1).optional(),
   /** Held-out questions (JSONL); default the tenth of `data` whose FNV-1a hash ≡ 0 mod 10, never trained on. */
   heldOut: z.string().min(1).optional(),
@@ -45,6 +50,13 @@ export function createExactMatchEnvironment(options?: JsonValue): Environment {
     episodes: exactMatchEpisodeModule({ maxTokens: parsed.maxTokens, answerFormat }),
     stores: { "exact-match": ArtifactStore.of(training, { capacity: Math.max(training.length, 1) }) },
     plan: [{ episodeType: "exact-match", count: parsed.prompts, groupSize: parsed.groupSize }],
+    ...(training[0]?.cluster !== undefined && {
+      clusters: {
+        episodeType: "exact-match",
+        names: [...new Set(training.map((question) => question.cluster as string))].sort(),
+        of: (artifact) => String((artifact as { cluster?: unknown } | null)?.cluster),
+      },
+    }),
     evaluate: (client, options = {}) => evaluateExactMatch(client, heldOut, { ...options, maxTokens: parsed.maxTokens, answerFormat }),
     evaluatesPassAtK: true,
     summarise: (results: readonly GenerateResult[]) => {

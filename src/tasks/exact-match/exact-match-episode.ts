@@ -6,7 +6,12 @@ import { RoleSchema, type Role } from "../../core/schemas/role.js";
 import { ExactMatchVerifier } from "../../core/verifiers/exact-match-verifier.js";
 import { firstInteger } from "../arithmetic/arithmetic-expression.js";
 
-const QuestionSchema = z.object({ question: z.string().min(1), answer: z.string() });
+const QuestionSchema = z.object({
+  question: z.string().min(1),
+  answer: z.string(),
+  /** Its cluster, for the frontier and group sizing (`frontier.mode`, `frontier.groupSizing`); optional. */
+  cluster: z.string().min(1).optional(),
+});
 export type ExactMatchQuestion = z.infer<typeof QuestionSchema>;
 
 /** How an answer is read from the completion: its first integer, or the whole text (trimmed). */

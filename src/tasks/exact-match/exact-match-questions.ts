@@ -4,11 +4,16 @@ import { InvalidInputError } from "../../core/errors/index.js";
 import { fnv1aText } from "../../core/hashing/fnv1a.js";
 import type { ExactMatchQuestion } from "./exact-match-episode.js";
 
-const QuestionLineSchema = z.strictObject({ question: z.string().min(1), answer: z.union([z.string(), z.number()]).transform(String) });
+const QuestionLineSchema = z.strictObject({
+  question: z.string().min(1),
+  answer: z.union([z.string(), z.number()]).transform(String),
+  cluster: z.union([z.string().min(1), z.number()]).transform(String).optional(),
+});
 
 /**
- * The questions of a JSONL file, one `{"question": …, "answer": …}` a line;
- * a bad line is an InvalidInputError naming `file:line` and what it needs.
+ * The questions of a JSONL file, one `{"question": …, "answer": …}` a line,
+ * optionally with a `"cluster"` (on every line or on none); a bad line is an
+ * InvalidInputError naming `file:line` and what it needs.
  */
 export function readQuestions(path: string): ExactMatchQuestion[] {
   let text: string;
@@ -27,8 +32,11 @@ export function readQuestions(path: string): ExactMatchQuestion[] {
       throw new InvalidInputError(`environment.data (${path}:${index + 1})`, 'a JSON object {"question": "…", "answer": "…"}', line.slice(0, 80));
     }
     const parsed = QuestionLineSchema.safeParse(value);
-    if (!parsed.success) throw new InvalidInputError(`environment.data (${path}:${index + 1})`, `{"question": a non-empty string, "answer": a string or number} and no other key (${parsed.error.issues[0]?.message ?? "invalid"})`, value);
-    questions.push(parsed.data);
+    if (!parsed.success) throw new InvalidInputError(`environment.data (${path}:${index + 1})`, `{"question": a non-empty string, "answer": a string or number, optionally "cluster": a non-empty string or number} and no other key (${parsed.error.issues[0]?.message ?? "invalid"})`, value);
+    if (questions.length > 0 && (questions[0]?.cluster === undefined) !== (parsed.data.cluster === undefined)) {
+      throw new InvalidInputError(`environment.data (${path}:${index + 1}).cluster`, `a "cluster" on every line or on none (line 1 has ${questions[0]?.cluster === undefined ? "none" : "one"})`, parsed.data.cluster ?? null);
+    }
+    questions.push(parsed.data.cluster === undefined ? { question: parsed.data.question, answer: parsed.data.answer } : parsed.data);
   });
   if (questions.length === 0) throw new InvalidInputError("environment.data", "a file with at least one question", path);
   return questions;
@@ -40,14 +48,30 @@ export function readQuestions(path: string): ExactMatchQuestion[] {
  * about a third of them greedily (59% of the additions, 10% of the
  * subtractions), so groups of attempts disagree and GRPO has a signal.
  * (Three-term sums, which it never saw, it answers 0–1% of the time even
- * within 8 samples: nothing to learn from.)
+ * within 8 samples: nothing to learn from.) Each is clustered by
+ * `twoDigitCluster`.
  */
 export function twoDigitQuestions(): ExactMatchQuestion[] {
   const questions: ExactMatchQuestion[] = [];
   for (let a = 10; a < 100; a++) {
-    for (let b = 10; b < 100; b++) questions.push({ question: `${a}+${b}=`, answer: String(a + b) }, { question: `${a}-${b}=`, answer: String(a - b) });
+    for (let b = 10; b < 100; b++) {
+      questions.push({ question: `${a}+${b}=`, answer: String(a + b), cluster: twoDigitCluster(a, "+", b) }, { question: `${a}-${b}=`, answer: String(a - b), cluster: twoDigitCluster(a, "-", b) });
+    }
   }
   return questions;
+}
+
+/**
+ * The cluster of a two-digit `a ± b`, by what makes it hard: additions by
+ * whether the units carry and whether the sum reaches 100 (`add`,
+ * `add-carry`, `add-hundreds`, `add-carry-hundreds`); subtractions by whether
+ * the units borrow and whether the difference is negative (`subtract`,
+ * `subtract-borrow`, `subtract-negative`).
+ */
+export function twoDigitCluster(a: number, operation: "+" | "-", b: number): string {
+  if (operation === "+") return `add${(a % 10) + (b % 10) >= 10 ? "-carry" : ""}${a + b >= 100 ? "-hundreds" : ""}`;
+  if (a < b) return "subtract-negative";
+  return (a % 10) < (b % 10) ? "subtract-borrow" : "subtract";
 }
 
 /** Whether a question is held out: FNV-1a of its text ≡ 0 (mod 10), a tenth no training step draws. */

@@ -39,6 +39,7 @@ export async function drawStepRollouts(options: DrawStepRolloutsOptions): Promis
   const started = now();
   const results: GenerateResult[] = [];
   const choice: StepRollouts["choice"] = { reasons: {}, targets: {}, messages: [] };
+  const sizedPrompts: Record<string, { prompts: number; members: number }> = {};
   const informative: string[] = [];
   const uninformative: string[] = [];
   let target = dynamicSampling.targetGroups;
@@ -54,7 +55,7 @@ export async function drawStepRollouts(options: DrawStepRolloutsOptions): Promis
       draws++;
       requests.observe(drawResults);
       results.push(...drawResults);
-      addChoice(choice, drawn);
+      addChoice(choice, drawn, sizedPrompts);
       const split = informativeGroups(drawResults, isTrainedRole);
       informative.push(...split.informative);
       uninformative.push(...split.uninformative);
@@ -78,11 +79,22 @@ export async function drawStepRollouts(options: DrawStepRolloutsOptions): Promis
   };
 }
 
-/** Adds a draw's counts to the step's; a rule's message is its first decision's. */
-function addChoice(into: StepRollouts["choice"], drawn: StepRequestChoice): void {
+/**
+ * Adds a draw's counts to the step's; a rule's message is its first decision's. Group sizes (adaptive sizing) are
+ * each cluster's mean over every draw's prompts, accumulated in `sized`.
+ */
+function addChoice(into: StepRollouts["choice"], drawn: StepRequestChoice, sized: Record<string, { prompts: number; members: number }>): void {
   Object.entries(drawn.reasons).forEach(([rule, count], index) => {
     if (into.reasons[rule] === undefined) into.messages.push(...drawn.messages.slice(index, index + 1));
     into.reasons[rule] = (into.reasons[rule] ?? 0) + count;
   });
   for (const [cluster, count] of Object.entries(drawn.targets)) into.targets[cluster] = (into.targets[cluster] ?? 0) + count;
+  if (drawn.groupSizes === undefined) return;
+  for (const [cluster, size] of Object.entries(drawn.groupSizes)) {
+    const prompts = drawn.targets[cluster] ?? 0;
+    const entry = (sized[cluster] ??= { prompts: 0, members: 0 });
+    entry.prompts += prompts;
+    entry.members += prompts * size;
+  }
+  into.groupSizes = Object.fromEntries(Object.entries(sized).map(([cluster, { prompts, members }]) => [cluster, prompts === 0 ? 0 : members / prompts]));
 }

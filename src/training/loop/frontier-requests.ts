@@ -4,7 +4,6 @@ import { InvalidInputError } from "../../core/errors/index.js";
 import type { JsonObject } from "../../core/json.js";
 import { parseInput } from "../../core/parse-input.js";
 import { RandomStream, RandomStreamStateSchema, deriveStream } from "../../core/random/random-stream.js";
-import type { EpisodeRequest } from "../../core/schemas/episode-request.js";
 import type { GenerateResult } from "../../core/schemas/generate-result.js";
 import type { FrontierDecision } from "../../frontier/tracker/frontier-decision.js";
 import type { FrontierSettingsInput } from "../../frontier/tracker/frontier-settings.js";
@@ -13,8 +12,9 @@ import { FrontierTrackerSnapshotSchema } from "../../frontier/tracker/frontier-t
 import type { PrmScorer } from "../../frontier/prm/prm-scorer.js";
 import type { PrmState } from "../../frontier/prm/prm-state.js";
 import type { Environment, EnvironmentClusters } from "../../environments/environment.js";
-import { clusterOutcomesByReward } from "./cluster-outcomes-by-reward.js";
-import { countKeys, type StepRequestChoice, type StepRequests } from "./step-requests.js";
+import { clusterStepOutcomes } from "./cluster-step-outcomes.js";
+import { clusteredPromptCount, clusteredRequests } from "./clustered-requests.js";
+import { summariseDecisions, type StepRequestChoice, type StepRequests } from "./step-requests.js";
 
 /** What `FrontierRequests` carries across a resume. */
 export const FrontierRequestsSnapshotSchema = z.object({
@@ -85,39 +85,22 @@ export class FrontierRequests implements StepRequests {
   async choose(): Promise<StepRequestChoice> {
     const { environment, arena } = this.options;
     const signals = { scorer: this.options.scorer, trajectoryCounts: this.trajectoryCounts, representativeState: (cluster: string) => this.representativeState(cluster) };
-    const store = environment.stores[this.clusters.episodeType];
     const decisions: FrontierDecision[] = [];
-    const requests: EpisodeRequest[] = [];
-    const choice = this.choices++;
+    // The tracker's draws and the artifacts' come from separate streams: picking every cluster first draws what picking one at a time did.
+    for (let prompt = 0; prompt < clusteredPromptCount(environment, this.clusters); prompt++) decisions.push(await this.tracker.pickFrontierSeed(this.clusters.names, signals));
+    const requests = clusteredRequests(environment, this.clusters, decisions.map((decision) => decision.cluster), this.artifactRandom, `f${this.choices++}`);
     const others = environment.plan.filter((entry) => entry.episodeType !== this.clusters.episodeType);
-    for (const [entryIndex, entry] of environment.plan.entries()) {
-      if (entry.episodeType !== this.clusters.episodeType) continue;
-      for (let prompt = 0; prompt < entry.count; prompt++) {
-        const decision = await this.tracker.pickFrontierSeed(this.clusters.names, signals);
-        decisions.push(decision);
-        const artifact = store?.sampleWhere(this.artifactRandom, (candidate) => this.clusters.of(candidate) === decision.cluster)?.artifact;
-        if (store && artifact === undefined) throw new InvalidInputError(`clusters.names`, `clusters that the ${entry.episodeType} store has artifacts of`, decision.cluster);
-        const groupSize = entry.groupSize ?? 1;
-        const groupId = groupSize > 1 ? `f${choice}.${entryIndex}.${prompt}` : undefined;
-        for (let member = 0; member < groupSize; member++) {
-          requests.push({ episodeType: entry.episodeType, ...(artifact !== undefined && { artifact }), ...(groupId !== undefined && { groupId }) });
-        }
-      }
-    }
     if (others.length > 0) requests.push(...arena.getBatch(others));
-    const rules = decisions.map((decision) => (decision.fallback === null ? decision.reason : `fallback:${decision.fallback}`));
-    const reasons = countKeys(rules);
     return {
       requests,
-      reasons,
-      targets: countKeys(decisions.map((decision) => decision.cluster)),
-      messages: Object.keys(reasons).map((rule) => (decisions[rules.indexOf(rule)] as FrontierDecision).message),
+      ...summariseDecisions(
+        decisions.map((decision) => ({ cluster: decision.cluster, rule: decision.fallback === null ? decision.reason : `fallback:${decision.fallback}`, message: decision.message })),
+      ),
     };
   }
 
   observe(results: readonly GenerateResult[]): void {
-    const outcomes = this.clusters.outcomes ? this.clusters.outcomes(results) : clusterOutcomesByReward(results, this.clusters);
-    for (const { cluster, firstAttemptRate, successRate, trajectories, latestTask } of outcomes) {
+    for (const { cluster, firstAttemptRate, successRate, trajectories, latestTask } of clusterStepOutcomes(results, this.clusters)) {
       this.tracker.record({ cluster, firstAttemptRate, successRate });
       this.trajectoryCounts[cluster] = (this.trajectoryCounts[cluster] ?? 0) + trajectories;
       this.latestTasks[cluster] = latestTask;

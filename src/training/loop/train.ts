@@ -24,12 +24,10 @@ import { openFrontierPrm } from "../../frontier/open-frontier-prm.js";
 import { assertFrontierFits } from "./assert-frontier-fits.js";
 import { RolloutsFailedError, TrainingDivergedError } from "./errors/index.js";
 import { drawStepRollouts } from "./draw-step-rollouts.js";
-import { FrontierRequests } from "./frontier-requests.js";
 import { openFrozenPolicies } from "./open-frozen-policies.js";
 import { roleRewards } from "./role-rewards.js";
 import { rolloutFailures } from "./rollout-failures.js";
-import type { StepRequests } from "./step-requests.js";
-import { UniformRequests } from "./uniform-requests.js";
+import { openStepRequests } from "./open-step-requests.js";
 import type { TrainingCheckpoint, TrainingEvaluation } from "./training-checkpoint.js";
 import { assertSameTrainingRun, saveTrainingCheckpoint } from "./training-checkpoint-files.js";
 import { TrainingConfigurationSchema, type TrainingConfiguration, type TrainingConfigurationInput } from "./training-configuration.js";
@@ -159,17 +157,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   for (const episode of episodes) arena.register(episode, environment.stores[episode.type]);
   const trainableRoles = new Set(episodes.flatMap((episode) => episode.roles.filter((role) => role.trainable).map((role) => JSON.stringify([episode.type, role.id]))));
   const isTrainedRole = (episodeType: string, roleId: string) => trainableRoles.has(JSON.stringify([episodeType, roleId])) && !Object.hasOwn(environment.frozenRoles ?? {}, roleId);
-  const requests: StepRequests = prm
-    ? new FrontierRequests({
-        environment,
-        arena,
-        scorer: prm.scorer,
-        seed: configuration.seed,
-        ...(configuration.frontier.settings && { settings: configuration.frontier.settings }),
-        ...(resume?.frontier && { snapshot: resume.frontier }),
-        disposeScorer: prm.dispose,
-      })
-    : new UniformRequests(arena, environment);
+  const requests = openStepRequests({ environment, arena, frontier: configuration.frontier, prm, seed: configuration.seed, ...(resume && { snapshot: resume.frontier }) });
   const metrics = await JsonlAppender.open(metricsPath);
   const rollouts = await JsonlAppender.open(rolloutsPath);
   const reporters = openMetricsReporters(directory, options.reportTo ?? []);
@@ -252,7 +240,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
         updateSeconds: update.elapsedMs / 1000,
         syncSeconds: sync.exportSeconds + sync.swapSeconds,
         elapsedSeconds: elapsedSeconds(),
-        frontier: { reasons: choice.reasons, targets: choice.targets, messages: choice.messages },
+        frontier: { reasons: choice.reasons, targets: choice.targets, messages: choice.messages, ...(choice.groupSizes && { groupSizes: choice.groupSizes }) },
         environment: environment.summarise?.(results) ?? {},
       };
       await metrics.append(line);

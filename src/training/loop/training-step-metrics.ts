@@ -32,8 +32,12 @@ export interface TrainingStepMetrics extends UpdateMetrics {
   syncSeconds: number;
   /** Wall-clock seconds since the run started, time before a resume included and time while killed not. */
   elapsedSeconds: number;
-  /** How the step's clustered prompts were chosen (counts by rule and by cluster, each rule's first message); empty without clusters. */
-  frontier: { reasons: Record<string, number>; targets: Record<string, number>; messages: string[] };
+  /**
+   * How the step's clustered prompts were chosen (counts by rule and by
+   * cluster, each rule's first message; empty without clusters) and, with
+   * adaptive group sizing, each drawn cluster's mean attempts per prompt.
+   */
+  frontier: { reasons: Record<string, number>; targets: Record<string, number>; messages: string[]; groupSizes?: Record<string, number> };
   /** The environment's own summary of the step (`Environment.summarise`). */
   environment: Record<string, number>;
 }

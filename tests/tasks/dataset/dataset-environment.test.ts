@@ -48,6 +48,17 @@ describe("createDatasetEnvironment", () => {
     expect(await episode.verifier.score(rollout(item, "12"), context)).toEqual({ rewards: { student: 0 }, details: { scores: { exactMatch: 0 } } });
   });
 
+  it("declares clusters from a cluster column, and names the column of a row without one", async () => {
+    const clustered = rows.map((row, index) => ({ ...row, kind: index % 10 === 9 ? "carry" : 1 }));
+    const environment = await createDatasetEnvironment({ data: clustered, prompt: "q", answer: "a", cluster: "kind", heldOut: 0 });
+    expect(environment.clusters!.episodeType).toBe("dataset");
+    expect(environment.clusters!.names).toEqual(["1", "carry"]);
+    expect(environment.clusters!.of(clustered[9] as JsonObject)).toBe("carry");
+    expect((await createDatasetEnvironment({ data: rows, prompt: "q", answer: "a" })).clusters).toBeUndefined();
+    const missing = clustered.map((row, index) => (index === 3 ? { q: row.q, a: row.a } : row));
+    await expect(createDatasetEnvironment({ data: missing, prompt: "q", answer: "a", cluster: "kind" })).rejects.toThrow(/environment\.cluster.*row 4 has columns q, a/);
+  });
+
   it("takes a prompt function (text or messages) and weighted reward functions", async () => {
     const environment = await createDatasetEnvironment({
       data: rows,
