@@ -1,4 +1,5 @@
 import type { FailureStage } from "../../core/schemas/generate-result.js";
+import type { JudgingFigures } from "../../core/verifiers/judging-figures.js";
 import type { UpdateMetrics } from "../update/update-metrics.js";
 import type { FirstRolloutFailure } from "./rollout-failures.js";
 
@@ -26,6 +27,8 @@ export interface TrainingStepMetrics extends UpdateMetrics {
   elapsedSeconds: number;
   /** How the step's clustered prompts were chosen (counts by rule and by cluster, each rule's first message); empty without clusters. */
   frontier: { reasons: Record<string, number>; targets: Record<string, number>; messages: string[] };
+  /** The step's judges: the share of verdicts that survived a swap of the sides' order (positionConsistency) and, with --judge-model, the policy's agreement with the judge (judgeAgreement); absent when no verifier reports them. */
+  judging?: JudgingFigures;
   /** The environment's own summary of the step (`Environment.summarise`). */
   environment: Record<string, number>;
 }
