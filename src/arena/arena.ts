@@ -110,6 +110,7 @@ export class Arena extends TypedEvents<ArenaEvents> {
       policyCapabilities: options.client.capabilities,
       judge: new ModelGateway(options.judgeClient ?? options.client, options.signal),
       judgeCapabilities: (options.judgeClient ?? options.client).capabilities,
+      judgeIsPolicy: options.judgeClient === undefined || options.judgeClient === options.client,
       roleModels: new Map(roleClients.map(([roleId, client]) => [roleId, { gateway: new ModelGateway(client, options.signal), capabilities: client.capabilities }])),
       samplerDefaults: { ...DEFAULT_SAMPLER, ...options.samplerDefaults },
       signal: options.signal,
@@ -123,7 +124,6 @@ export class Arena extends TypedEvents<ArenaEvents> {
       this.pool = new RolloutPool(pool, {
         ...this.runtime,
         client: options.client,
-        judgeIsPolicy: options.judgeClient === undefined || options.judgeClient === options.client,
         concurrency: this.concurrency,
       });
     }

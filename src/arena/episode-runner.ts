@@ -30,6 +30,8 @@ export interface EpisodeRuntime {
   readonly policyCapabilities: InferenceCapabilities;
   readonly judge: ModelGateway;
   readonly judgeCapabilities: InferenceCapabilities;
+  /** The judge is the policy's own client: no separate judge model, so no policy verdict to compare with it (`policyJudgeObject`). */
+  readonly judgeIsPolicy: boolean;
   /** Roles served by a model of their own (a frozen opponent) instead of `policy`, by role id. */
   readonly roleModels?: ReadonlyMap<string, { gateway: ModelGateway; capabilities: InferenceCapabilities }>;
   readonly samplerDefaults: Omit<SamplerSettings, "seed">;
@@ -82,7 +84,14 @@ export async function runEpisode(
     stage = "finalize";
     result.rollout.artifacts = episode.finalize(state, artifact);
     stage = "score";
-    const scoring: ScoringContext = { children, ...createJudge(runtime, deriveStream(runtime.seed, placement.rolloutId, "judge"), result) };
+    const scoring: ScoringContext = {
+      children,
+      ...createJudge(runtime, deriveStream(runtime.seed, placement.rolloutId, "judge"), result),
+      // Its own stream, so asking the policy too leaves the judge's draws as they were.
+      ...(!runtime.judgeIsPolicy && {
+        policyJudgeObject: createJudge(runtime, deriveStream(runtime.seed, placement.rolloutId, "policy-judge"), result, "policy").judgeObject,
+      }),
+    };
     const output = await episode.verifier.score(result.rollout, scoring);
     checkRewards(episode, steps, output.rewards, placement.rolloutId);
     result.rewards = output.rewards;
@@ -192,9 +201,17 @@ function buildRequest(
 
 /**
  * Judge calls for a rollout: counted in `judgeCalls`, seeded from `stream`,
- * never Steps. Schema-bound ones count in `structuredOutputs.judge`.
+ * never Steps. Schema-bound ones count in `structuredOutputs.judge`. They go
+ * to the judge model, or with `model: "policy"` to the policy (its verdict
+ * beside a separate judge's).
  */
-function createJudge(runtime: EpisodeRuntime, stream: RandomStream, result: GenerateResult): Pick<ScoringContext, "judge" | "judgeObject"> {
+function createJudge(
+  runtime: EpisodeRuntime,
+  stream: RandomStream,
+  result: GenerateResult,
+  model: "judge" | "policy" = "judge",
+): Pick<ScoringContext, "judge" | "judgeObject"> {
+  const [gateway, capabilities] = model === "judge" ? [runtime.judge, runtime.judgeCapabilities] : [runtime.policy, runtime.policyCapabilities];
   const ask = async (messages: Messages, options: JudgeCallOptions | undefined, constraint: Constraint | null) => {
     result.judgeCalls++;
     const sampler = parseSampler({
@@ -204,12 +221,12 @@ function createJudge(runtime: EpisodeRuntime, stream: RandomStream, result: Gene
       ...options?.sampler,
       seed: stream.uint32(),
     });
-    return (await runtime.judge.generate({ messages, sampler, constraint })).text;
+    return (await gateway.generate({ messages, sampler, constraint })).text;
   };
   return {
     judge: (messages, options) => ask(messages, options, null),
     judgeObject: async (messages, schema, options = {}) => {
-      const constraint = runtime.judgeCapabilities.jsonSchema ? jsonSchemaConstraint(schema, options.logitBias) : null;
+      const constraint = capabilities.jsonSchema ? jsonSchemaConstraint(schema, options.logitBias) : null;
       const { value, sample, attempts } = await sampleStructured({
         schema,
         maxAttempts: options.maxAttempts ?? DEFAULT_STRUCTURED_ATTEMPTS,

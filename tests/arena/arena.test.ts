@@ -143,10 +143,11 @@ describe("judges are never Roles", () => {
     const results = await arena.generateRollouts(arena.getBatch([{ episodeType: "debate", count: 2 }]));
     const batch = arena.buildTrainingBatch(results, arena.assignCredit(results), 0);
     const judgePrompts = client.requests.filter((request) => request.messages[0]?.content.startsWith("You judge"));
-    expect(judgePrompts).toHaveLength(2);
+    // Two asks per debate, the sides in both orders; a judge that always names neg survives the swap.
+    expect(judgePrompts).toHaveLength(4);
     for (const result of results) {
       expect(result.rewards).toEqual({ aff: -1, neg: 1 });
-      expect(result.judgeCalls).toBe(1);
+      expect(result.judgeCalls).toBe(2);
       expect(result.rollout.steps.map((step) => step.roleId)).toEqual(["aff", "neg", "aff", "neg"]);
     }
     expect(new Set(batch.records.map((record) => record.roleId))).toEqual(new Set(["aff", "neg"]));

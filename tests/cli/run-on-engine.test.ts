@@ -97,7 +97,7 @@ describe("selfplay run --model (real engine)", () => {
     expect(JSON.parse(line!).outcome.error.message).toMatch(/shorter than the context of 256 tokens/);
   });
 
-  it("plays debate on node-llama-cpp; the judge's verdict, constrained to the role ids, scores every debate ±1", async () => {
+  it("plays debate on node-llama-cpp; the judge's verdicts, constrained to the role ids, score every debate ±1, or 0 when they flip with the order", async () => {
     const out = join(folder, "debate");
     // Four 64-token turns and the judge's instructions run past the medium preset's 512 tokens of context.
     const medium = (await createRandomModel({ path: join(folder, "medium.gguf"), preset: "medium", architecture: "llama", seed: 3, contextLength: 1024 })).path;
@@ -108,9 +108,9 @@ describe("selfplay run --model (real engine)", () => {
     for (const line of (await readFile(join(out, "rollouts.jsonl"), "utf8")).trim().split("\n")) {
       const result = GenerateResultSchema.parse(JSON.parse(line));
       expect(result.outcome).toEqual({ status: "scored" });
-      expect(result.judgeCalls).toBe(1);
-      expect(result.structuredOutputs.judge).toMatchObject({ calls: 1, firstTryValid: 1 });
-      expect([result.rewards.aff, result.rewards.neg].sort()).toEqual([-1, 1]);
+      expect(result.judgeCalls).toBe(2);
+      expect(result.structuredOutputs.judge).toMatchObject({ calls: 2, firstTryValid: 2 });
+      expect([result.rewards.aff, result.rewards.neg].sort()).toEqual(result.scoreDetails.positionConsistent ? [-1, 1] : [0, 0]);
     }
   });
 

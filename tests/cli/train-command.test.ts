@@ -93,6 +93,20 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
     expect(keepNone.stderr).toMatch(/--keep-policies/);
   });
 
+  it("logs a debate's judging figures on the step line and in metrics.jsonl: position consistency, and with --judge-model the policy's agreement with the judge", async () => {
+    const config = join(folder, "debate.json");
+    await writeFile(config, JSON.stringify({ environment: { prompts: 1, groupSize: 4, rounds: 1, maxTokens: 4 }, sequences: 4, trainer: { loss: { entropyCoefficient: 0.05 } } }));
+    const out = join(folder, "debate-judged");
+    const { code, stderr } = await runCli(["train", "--env", "debate", "--model", modelPath, "--judge-model", modelPath, "--config", config, "--steps", "1", "--out", out, "--device", "cpu"]);
+    expect(code, stderr).toBe(0);
+    const step = JSON.parse((await readFile(join(out, "metrics.jsonl"), "utf8")).split("\n").find((line) => line.includes('"optimizerSteps"')) as string) as { judging: Record<string, number> };
+    const results = (await readFile(join(out, "rollouts.jsonl"), "utf8")).trimEnd().split("\n").map((line) => JSON.parse(line) as { scoreDetails: Record<string, unknown> });
+    const share = (field: string) => results.filter((result) => result.scoreDetails[field] === true).length / 4;
+    expect(step.judging).toEqual({ positionConsistency: share("positionConsistent"), swappedVerdicts: 4, judgeAgreement: share("judgeAgreement"), comparedVerdicts: 4 });
+    const figure = (share: number) => share.toFixed(3).replace(".", "\\.");
+    expect(stderr).toMatch(new RegExp(`step 1/1: .*; position consistency ${figure(step.judging.positionConsistency!)} \\(n=4\\), judge agreement ${figure(step.judging.judgeAgreement!)} \\(n=4\\), affirmativeWinRate`));
+  });
+
   describe("--frontier prm", () => {
     let prm: string;
     let config: string;

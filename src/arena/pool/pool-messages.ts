@@ -25,6 +25,8 @@ export const RolloutWorkerDataSchema = z.object({
   samplerDefaults: SamplerSettingsSchema.omit({ seed: true }),
   policyCapabilities: InferenceCapabilitiesSchema,
   judgeCapabilities: InferenceCapabilitiesSchema,
+  /** The arena has no separate judge client (see EpisodeRuntime.judgeIsPolicy). */
+  judgeIsPolicy: z.boolean(),
   engine: z.discriminatedUnion("kind", [
     z.object({ kind: z.literal("shared") }),
     z.object({

@@ -98,6 +98,7 @@ export class RolloutPool {
       samplerDefaults: runtime.samplerDefaults,
       policyCapabilities: runtime.policyCapabilities,
       judgeCapabilities: runtime.judgeCapabilities,
+      judgeIsPolicy: runtime.judgeIsPolicy,
       engine: engine
         ? { kind: "per-worker", options: engine.options, versionCell: engine.versionCell, maxStaleness: settings.maxStaleness, judgeOnEngine: runtime.judgeIsPolicy }
         : { kind: "shared" },

@@ -92,6 +92,7 @@ async function runtimeFor(channel: WorkerTaskChannel): Promise<EpisodeRuntime> {
     policyCapabilities,
     judge: new ModelGateway(judge, abort.signal),
     judgeCapabilities,
+    judgeIsPolicy: data.judgeIsPolicy,
     samplerDefaults: data.samplerDefaults,
     signal: abort.signal,
   };

@@ -177,11 +177,13 @@ function describeUpdateThreads(configured: number | undefined, field: string): s
   return `${threads} update thread(s) (${configured === undefined ? "default: this machine's cores" : `from ${field}`})`;
 }
 
-/** The progress line of a step: rewards per role, records trained and left out, speeds, the environment's summary. */
+/** The progress line of a step: rewards per role, records trained and left out, speeds, the judging figures and the environment's summary. */
 function stepLine(line: TrainingStepMetrics, steps: number, frontier: boolean): string {
   const rewards = Object.entries(line.rewards).map(([role, reward]) => `${role} ${reward.toFixed(3)}`).join(", ");
   const leftOut = Object.entries(line.skippedRecords).filter(([, count]) => count > 0).map(([reason, count]) => `${count} ${reason}`).join(", ");
-  const summary = Object.entries(line.environment).map(([name, value]) => `${name} ${Number.isInteger(value) ? value : value.toFixed(3)}`).join(", ");
+  const summary = [judgingSummary(line), ...Object.entries(line.environment).map(([name, value]) => `${name} ${Number.isInteger(value) ? value : value.toFixed(3)}`)]
+    .filter(Boolean)
+    .join(", ");
   const records = line.skippedUpdate ? "NO TRAINABLE RECORD (update skipped)" : `${line.trainedRecords} records trained`;
   let text =
     `step ${line.step}/${steps}: reward ${rewards || "none"}; ${records}${leftOut ? `, left out ${leftOut}` : ""}; ` +
@@ -203,6 +205,16 @@ function groupsText({ drawn, informative, kept, dropped, target, draws, reachedT
   if (drawn === 0) return "";
   const sampled = draws > 1 || dropped > 0 ? `, ${kept} kept of target ${target}${reachedTarget ? "" : " (MISSED)"} from ${draws} draw(s) (${dropped} dropped)` : "";
   return `; groups ${informative}/${drawn} informative${sampled}`;
+}
+
+/** `position consistency 0.750 (n=16), judge agreement 0.500 (n=16)`: the step's judging figures, empty when it has none. */
+function judgingSummary({ judging }: TrainingStepMetrics): string {
+  if (!judging) return "";
+  const figure = (name: string, share: number | null, n: number) => (share === null ? [] : [`${name} ${share.toFixed(3)} (n=${n})`]);
+  return [
+    ...figure("position consistency", judging.positionConsistency, judging.swappedVerdicts),
+    ...figure("judge agreement", judging.judgeAgreement, judging.comparedVerdicts),
+  ].join(", ");
 }
 
 /** `40 of 40 rollouts FAILED: score 40 (TypeError 40); first ep0 (echo) at score: TypeError: …`, the message's first line, cut at 300 characters. */

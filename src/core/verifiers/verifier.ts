@@ -42,6 +42,13 @@ export interface ScoringContext {
     schema: Schema,
     options?: StructuredJudgeOptions,
   ): Promise<StructuredJudgeResponse<z.output<Schema>>>;
+  /**
+   * `judgeObject` asked of the policy instead: present only when the judge is
+   * a separate model (`--judge-model`, ArenaOptions.judgeClient), so a verifier
+   * can compare the policy's own verdict with the judge's (a self-preference
+   * figure). Counted as judge calls, seeded from a stream of its own; never Steps.
+   */
+  readonly policyJudgeObject?: ScoringContext["judgeObject"];
 }
 
 export interface VerifierOutput {

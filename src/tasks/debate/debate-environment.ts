@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ArtifactStore } from "../../arena/artifact-store.js";
 import type { JsonValue } from "../../core/json.js";
 import { parseInput } from "../../core/parse-input.js";
+import { JudgeOrdersSchema } from "../../core/verifiers/zero-sum-judge-verifier.js";
 import type { GenerateResult } from "../../core/schemas/generate-result.js";
 import { DEBATE_TOPICS } from "./debate-episode.js";
 import { debateEpisodeModule } from "./debate-episodes.js";
@@ -31,6 +32,21 @@ export const DebateEnvironmentOptionsSchema = z.strictObject({
    */
   judgeTemperature: z.number().min(0).default(1),
   /**
+   * `"both"` (default): each verdict is asked twice, the sides presented in
+   * one order and then the other (named and their turns shown `neg` first); a
+   * verdict that flips is a tie, 0 to each side, and counted in the step's
+   * `judging.positionConsistency`. Twice the judge calls. `"one"`: asked once,
+   * `aff` first, as before.
+   */
+  judgeOrders: JudgeOrdersSchema.default("both"),
+  /**
+   * With a separate judge model (`--judge-model`), also ask the policy for
+   * each verdict and report how often it agrees with the judge
+   * (`judging.judgeAgreement`, a self-preference figure); it never changes a
+   * reward. As many policy calls again as the judge's. Default true.
+   */
+  policyAsJudge: z.boolean().default(true),
+  /**
    * Binds `neg` to a frozen policy, so the learner (`aff`) debates a fixed
    * opponent: `"base"` (the run's base model) or the path of a GGUF model or
    * LoRA adapter (a checkpoint). Default: none, one policy plays both sides.
@@ -45,7 +61,8 @@ const DEBATE = "debate";
  * Two-sided debate on a motion, `aff` for it and `neg` against, one policy in
  * both roles (or `neg` frozen, with `opponent`). The judge — the policy itself,
  * or `--judge-model` — names the winner through strict JSON, an enum of the
- * two role ids, so every verdict is valid and the rewards are ±1, zero-sum.
+ * two role ids, so every verdict is valid and the rewards are ±1, zero-sum;
+ * asked with the sides in both orders, a verdict that flips is a tie (0 each).
  * Each motion is debated `groupSize` times: GRPO compares each side's debates
  * of one motion, and the verdicts that differ give non-zero advantages.
  */
@@ -53,7 +70,7 @@ export function createDebateEnvironment(options?: JsonValue): Environment {
   const parsed = parseInput(DebateEnvironmentOptionsSchema, options ?? {}, { fieldName: (path) => `environment.${path.map(String).join(".")}` });
   return {
     name: "debate",
-    episodes: debateEpisodeModule({ rounds: parsed.rounds, maxTokens: parsed.maxTokens, judgeAttempts: parsed.judgeAttempts, judgeTemperature: parsed.judgeTemperature }),
+    episodes: debateEpisodeModule({ rounds: parsed.rounds, maxTokens: parsed.maxTokens, judgeAttempts: parsed.judgeAttempts, judgeTemperature: parsed.judgeTemperature, judgeOrders: parsed.judgeOrders, policyAsJudge: parsed.policyAsJudge }),
     stores: { [DEBATE]: ArtifactStore.of(parsed.motions.map((topic) => ({ topic }))) },
     plan: [{ episodeType: DEBATE, count: parsed.prompts, groupSize: parsed.groupSize }],
     ...(parsed.opponent !== undefined && { frozenRoles: { neg: parsed.opponent } }),
@@ -62,12 +79,12 @@ export function createDebateEnvironment(options?: JsonValue): Environment {
   };
 }
 
-/** The share of a step's judged debates each side won. */
+/** The share of a step's judged debates each side won; ties (verdicts that flipped with the order) are the loop's `judging` figure. */
 function debateStepSummary(results: readonly GenerateResult[]): Record<string, number> {
   const verdicts = results.filter((result) => result.outcome.status === "scored").map((result) => result.scoreDetails.verdict);
   const affirmativeWins = verdicts.filter((verdict) => verdict === "aff").length;
   return {
-    /** Share of judged debates `aff` won (`neg` won the rest). */
+    /** Share of judged debates `aff` won (`neg` won the rest but the ties). */
     affirmativeWinRate: affirmativeWins / Math.max(verdicts.length, 1),
     judgedDebates: verdicts.length,
   };

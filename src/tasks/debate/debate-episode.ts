@@ -3,7 +3,7 @@ import { AlternatingRolesEpisode, type AlternatingRolesState } from "../../core/
 import type { JsonObject } from "../../core/json.js";
 import { parseInput } from "../../core/parse-input.js";
 import { RoleSchema, type Role } from "../../core/schemas/role.js";
-import { ZeroSumJudgeVerifier } from "../../core/verifiers/zero-sum-judge-verifier.js";
+import { JudgeOrdersSchema, ZeroSumJudgeVerifier } from "../../core/verifiers/zero-sum-judge-verifier.js";
 
 const DebateArtifactSchema = z.object({ topic: z.string().min(1) });
 export type DebateArtifact = z.infer<typeof DebateArtifactSchema>;
@@ -17,13 +17,18 @@ export const DebateEpisodeOptionsSchema = z.strictObject({
   maxTokens: z.number().int().min(1).default(64),
   /** The judge's temperature: 0 (default) a greedy verdict; above 0 a verdict drawn with the debate's judge seed. */
   judgeTemperature: z.number().min(0).default(0),
+  /** `"both"` (default): each verdict asked with the sides in both orders, a flip a tie (0 to each); twice the judge calls. `"one"`: asked once, `aff` first. */
+  judgeOrders: JudgeOrdersSchema.default("both"),
+  /** With a separate judge model, also ask the policy for the verdict and record whether it agrees (details `judgeAgreement`). Default true. */
+  policyAsJudge: z.boolean().default(true),
 });
 export type DebateEpisodeOptions = z.input<typeof DebateEpisodeOptionsSchema>;
 
 /**
  * Two debaters, `aff` (for the motion) and `neg` (against), alternate; an LLM
  * judge, who is not a Role, names the winner through strict JSON (an enum of
- * the two role ids): +1 to the winner, −1 to the loser.
+ * the two role ids): +1 to the winner, −1 to the loser. The judge is asked
+ * with the sides in both orders: a verdict that flips is a tie, 0 to each.
  */
 export class DebateEpisode extends AlternatingRolesEpisode<DebateArtifact> {
   readonly type = "debate";
@@ -36,7 +41,14 @@ export class DebateEpisode extends AlternatingRolesEpisode<DebateArtifact> {
   constructor(options: DebateEpisodeOptions = {}) {
     super();
     const parsed = parseInput(DebateEpisodeOptionsSchema, options);
-    this.verifier = new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg", maxAttempts: parsed.judgeAttempts, sampler: { temperature: parsed.judgeTemperature } });
+    this.verifier = new ZeroSumJudgeVerifier({
+      roleA: "aff",
+      roleB: "neg",
+      orders: parsed.judgeOrders,
+      compareWithPolicy: parsed.policyAsJudge,
+      maxAttempts: parsed.judgeAttempts,
+      sampler: { temperature: parsed.judgeTemperature },
+    });
     this.maxTurns = parsed.rounds * 2;
     const sampler = { maxTokens: parsed.maxTokens };
     this.roles = [

@@ -9,6 +9,7 @@ import type { InferenceClient } from "../../core/inference-client.js";
 import type { JsonObject } from "../../core/json.js";
 import { JsonlAppender } from "../../core/jsonl/jsonl-appender.js";
 import { parseInput } from "../../core/parse-input.js";
+import { judgingFigures } from "../../core/verifiers/judging-figures.js";
 import type { Environment } from "../../environments/environment.js";
 import { environmentEpisodes } from "../../environments/environment-episodes.js";
 import { parseEnvironmentEvaluation } from "../../environments/parse-environment-evaluation.js";
@@ -227,6 +228,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
       await rollouts.appendMany(results);
       const { rewards, scored, failed } = roleRewards(results);
       const failures = rolloutFailures(results);
+      const judging = judgingFigures(results);
       const line: TrainingStepMetrics = {
         step,
         ...update,
@@ -241,6 +243,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
         syncSeconds: sync.exportSeconds + sync.swapSeconds,
         elapsedSeconds: elapsedSeconds(),
         frontier: { reasons: choice.reasons, targets: choice.targets, messages: choice.messages, ...(choice.groupSizes && { groupSizes: choice.groupSizes }) },
+        ...(judging && { judging }),
         environment: environment.summarise?.(results) ?? {},
       };
       await metrics.append(line);

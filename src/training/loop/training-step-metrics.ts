@@ -1,4 +1,5 @@
 import type { FailureStage } from "../../core/schemas/generate-result.js";
+import type { JudgingFigures } from "../../core/verifiers/judging-figures.js";
 import type { UpdateMetrics } from "../update/update-metrics.js";
 import type { FirstRolloutFailure } from "./rollout-failures.js";
 
@@ -38,6 +39,8 @@ export interface TrainingStepMetrics extends UpdateMetrics {
    * adaptive group sizing, each drawn cluster's mean attempts per prompt.
    */
   frontier: { reasons: Record<string, number>; targets: Record<string, number>; messages: string[]; groupSizes?: Record<string, number> };
+  /** The step's judges: the share of verdicts that survived a swap of the sides' order (positionConsistency) and, with --judge-model, the policy's agreement with the judge (judgeAgreement); absent when no verifier reports them. */
+  judging?: JudgingFigures;
   /** The environment's own summary of the step (`Environment.summarise`). */
   environment: Record<string, number>;
 }

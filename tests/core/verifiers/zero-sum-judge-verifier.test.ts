@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { StructuredOutputError } from "../../../src/core/errors/index.js";
+import { InvalidInputError, StructuredOutputError } from "../../../src/core/errors/index.js";
 import type { Rewards } from "../../../src/core/schemas/generate-result.js";
+import type { Messages } from "../../../src/core/schemas/message.js";
+import type { ScoringContext } from "../../../src/core/verifiers/verifier.js";
 import { jsonSchemaConstraint } from "../../../src/core/structured/json-schema-constraint.js";
 import { ZeroSumJudgeVerifier, zeroSumVerdictSchema } from "../../../src/core/verifiers/zero-sum-judge-verifier.js";
 import { fakeScoringContext } from "../../helpers/fake-scoring-context.js";
@@ -35,9 +37,9 @@ describe("ZeroSumJudgeVerifier", () => {
     steps: [makeStep("aff", "Tides are caused by the moon."), makeStep("neg", "Tides are caused by wind.")],
   });
 
-  it("asks with the transcript by default and scores +1/−1", async () => {
+  it("asks once with the transcript (orders: one) and scores +1/−1", async () => {
     const context = fakeScoringContext({ replies: ['{"winner": "aff"}'] });
-    const output = await new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg" }).score(rollout, context);
+    const output = await new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg", orders: "one" }).score(rollout, context);
     expect(output).toEqual({ rewards: { aff: 1, neg: -1 }, details: { verdict: "aff", judgeAttempts: 1 } });
     expect(sum(output.rewards)).toBe(0);
     expect(context.calls).toEqual([
@@ -56,7 +58,7 @@ describe("ZeroSumJudgeVerifier", () => {
 
   it("resamples a reply that is not a verdict, with the same prompt", async () => {
     const context = fakeScoringContext({ replies: ["It's a tie.", 'Verdict: {"winner": "neg"}'] });
-    const output = await new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg" }).score(rollout, context);
+    const output = await new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg", orders: "one" }).score(rollout, context);
     expect(output).toEqual({ rewards: { aff: -1, neg: 1 }, details: { verdict: "neg", judgeAttempts: 2 } });
     expect(sum(output.rewards)).toBe(0);
     expect(context.calls[1]?.messages).toEqual(context.calls[0]?.messages);
@@ -73,10 +75,110 @@ describe("ZeroSumJudgeVerifier", () => {
     const verifier = new ZeroSumJudgeVerifier({
       roleA: "aff",
       roleB: "neg",
-      prompt: (received) => [{ role: "user", content: `who won ${received.id}?` }],
+      orders: "one",
+      prompt: (received, order) => [{ role: "user", content: `who won ${received.id}, ${order.join(" or ")}?` }],
       sampler: { maxTokens: 8 },
     });
     await verifier.score(rollout, context);
-    expect(context.calls).toEqual([{ messages: [{ role: "user", content: "who won ep0?" }], options: { sampler: { temperature: 0, maxTokens: 8 }, maxAttempts: 3 } }]);
+    expect(context.calls).toEqual([{ messages: [{ role: "user", content: "who won ep0, aff or neg?" }], options: { sampler: { temperature: 0, maxTokens: 8 }, maxAttempts: 3 } }]);
+  });
+});
+
+/** A judge that reads positions, not content: it names whichever side its transcript presents first. */
+const firstPresented = (messages: Messages) => JSON.stringify({ winner: /^(\w+):/.exec(messages[1]?.content ?? "")?.[1] });
+/** A judge that reads content: it names the side that blames the moon, wherever it is shown. */
+const moonReader = (messages: Messages) => JSON.stringify({ winner: /(\w+): [^\n]*moon/.exec(messages[1]?.content ?? "")?.[1] });
+
+/** A ScoringContext whose judge (and, with `policy`, the policy as judge) answers each call with `reply(messages)`. */
+function readingContext(judge: (messages: Messages) => string, policy?: (messages: Messages) => string) {
+  const asked = { judge: [] as Messages[], policy: [] as Messages[] };
+  const answering = (who: keyof typeof asked, reply: (messages: Messages) => string): ScoringContext["judgeObject"] =>
+    async (messages, schema) => {
+      asked[who].push(messages);
+      const text = reply(messages);
+      return { value: schema.parse(JSON.parse(text)), text, attempts: 1 };
+    };
+  const context: ScoringContext = {
+    children: [],
+    judge: async () => {
+      throw new Error("the zero-sum judge asks through judgeObject");
+    },
+    judgeObject: answering("judge", judge),
+    ...(policy && { policyJudgeObject: answering("policy", policy) }),
+  };
+  return { context, asked };
+}
+
+describe("ZeroSumJudgeVerifier asked in both orders (the default)", () => {
+  const debate = makeRollout({
+    steps: [makeStep("aff", "The moon pulls the sea."), makeStep("neg", "Wind does."), makeStep("aff", "Tides follow the moon."), makeStep("neg", "Storms.")],
+  });
+  const verifier = new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg" });
+
+  it("asks the second time with the sides swapped: named the other way round, each round's turns in the other order", async () => {
+    const { context, asked } = readingContext(moonReader);
+    await verifier.score(debate, context);
+    expect(asked.judge).toEqual([
+      [
+        { role: "system", content: 'You judge a contest between "aff" and "neg". Reply with JSON only: {"winner": "aff"} or {"winner": "neg"}.' },
+        { role: "user", content: "aff: The moon pulls the sea.\n\nneg: Wind does.\n\naff: Tides follow the moon.\n\nneg: Storms." },
+      ],
+      [
+        { role: "system", content: 'You judge a contest between "neg" and "aff". Reply with JSON only: {"winner": "neg"} or {"winner": "aff"}.' },
+        { role: "user", content: "neg: Wind does.\n\naff: The moon pulls the sea.\n\nneg: Storms.\n\naff: Tides follow the moon." },
+      ],
+    ]);
+  });
+
+  it("neutralises a judge that names the side presented first: a tie, 0 to each, and positionConsistent false", async () => {
+    const { context } = readingContext(firstPresented);
+    expect(await verifier.score(debate, context)).toEqual({
+      rewards: { aff: 0, neg: 0 },
+      details: { verdict: "tie", judgeAttempts: 2, verdicts: ["aff", "neg"], positionConsistent: false },
+    });
+  });
+
+  it("keeps a verdict that follows the content: +1/−1 and positionConsistent true", async () => {
+    const { context } = readingContext(moonReader);
+    const output = await verifier.score(debate, context);
+    expect(output).toEqual({ rewards: { aff: 1, neg: -1 }, details: { verdict: "aff", judgeAttempts: 2, verdicts: ["aff", "aff"], positionConsistent: true } });
+    expect(sum(output.rewards)).toBe(0);
+  });
+
+  it("adds up the attempts of both asks", async () => {
+    const context = fakeScoringContext({ replies: ["tie", '{"winner": "neg"}', '{"winner": "neg"}'] });
+    const output = await verifier.score(debate, context);
+    expect(output.details).toEqual({ verdict: "neg", judgeAttempts: 3, verdicts: ["neg", "neg"], positionConsistent: true });
+  });
+
+  it("beside a separate judge, asks the policy the same two questions and records whether it agrees (never changing the rewards)", async () => {
+    const { context, asked } = readingContext(moonReader, firstPresented);
+    expect(await verifier.score(debate, context)).toEqual({
+      rewards: { aff: 1, neg: -1 },
+      details: { verdict: "aff", judgeAttempts: 2, verdicts: ["aff", "aff"], positionConsistent: true, policyVerdict: "tie", judgeAgreement: false },
+    });
+    expect(asked.policy).toEqual(asked.judge);
+    const agreeing = readingContext(moonReader, moonReader).context;
+    expect((await verifier.score(debate, agreeing)).details).toMatchObject({ policyVerdict: "aff", judgeAgreement: true });
+    // Two ties agree: neither judge found a winner.
+    const tied = readingContext(firstPresented, firstPresented).context;
+    expect((await verifier.score(debate, tied)).details).toMatchObject({ verdict: "tie", policyVerdict: "tie", judgeAgreement: true });
+  });
+
+  it("asks the policy nothing with compareWithPolicy: false, and once with orders: one", async () => {
+    const quiet = readingContext(moonReader, firstPresented);
+    const output = await new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg", compareWithPolicy: false }).score(debate, quiet.context);
+    expect(output.details).not.toHaveProperty("judgeAgreement");
+    expect(quiet.asked.policy).toEqual([]);
+    const once = readingContext(firstPresented, moonReader);
+    const single = await new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg", orders: "one" }).score(debate, once.context);
+    // One order cannot see the bias: the first side presented wins.
+    expect(single).toEqual({ rewards: { aff: 1, neg: -1 }, details: { verdict: "aff", judgeAttempts: 1, policyVerdict: "aff", judgeAgreement: true } });
+    expect([once.asked.judge.length, once.asked.policy.length]).toEqual([1, 1]);
+  });
+
+  it("refuses an unknown orders value, naming the field", () => {
+    expect(() => new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg", orders: "three" as never })).toThrow(InvalidInputError);
+    expect(() => new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg", orders: "three" as never })).toThrow(/orders/);
   });
 });

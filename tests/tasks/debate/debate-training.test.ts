@@ -44,19 +44,26 @@ describe("the debate environment", () => {
     await expect(loadEnvironment("debate", { groupSize: 1 })).rejects.toThrow(/environment\.groupSize/);
   });
 
-  it("trains both debaters on every step of a tiny random model, its own judge (a verdict enum makes the rewards ±1), and a killed run resumes (real engine, tfjs)", async () => {
+  it("trains both debaters on every step of a tiny random model, its own judge (a verdict enum makes the rewards ±1, a flip with the order a 0 tie), and a killed run resumes (real engine, tfjs)", async () => {
     const lines = await expectTrainsAndResumes({ environment: () => createDebateEnvironment(options), modelPath, folder, configuration, killAt: 2 });
     expect(lines.map((line) => line.step)).toEqual([1, 2, 3]);
-    for (const line of lines) {
+    const results = await rollouts(join(folder, "uninterrupted"));
+    for (const [index, line] of lines.entries()) {
       expect(line.rollouts).toEqual({ scored: 8, failed: 0 });
       // Zero-sum: one side's mean reward is the other's negated.
       expect(line.rewards.aff).toBeCloseTo(-(line.rewards.neg as number), 12);
+      // The step's position consistency is its debates' share of verdicts that survived the swap.
+      const held = results.slice(8 * index, 8 * index + 8).filter((result) => result.scoreDetails.positionConsistent === true).length;
+      expect(line.judging).toEqual({ positionConsistency: held / 8, swappedVerdicts: 8, judgeAgreement: null, comparedVerdicts: 0 });
     }
-    for (const result of await rollouts(join(folder, "uninterrupted"))) {
-      expect(Math.abs(result.rewards.aff as number)).toBe(1);
-      // One judge call per debate, constrained to the enum: valid at the first try, and never a Step.
-      expect(result.judgeCalls).toBe(1);
-      expect(result.structuredOutputs.judge).toMatchObject({ calls: 1, firstTryValid: 1, failures: 0 });
+    for (const result of results) {
+      // A verdict that flipped with the order is a tie: no reward either way.
+      const tie = result.scoreDetails.positionConsistent === false;
+      expect(result.scoreDetails.verdict === "tie").toBe(tie);
+      expect(Math.abs(result.rewards.aff as number)).toBe(tie ? 0 : 1);
+      // Two judge calls per debate (both orders), constrained to the enum: valid at the first try, and never Steps.
+      expect(result.judgeCalls).toBe(2);
+      expect(result.structuredOutputs.judge).toMatchObject({ calls: 2, firstTryValid: 2, failures: 0 });
       expect(result.rollout.steps.map((step) => step.roleId)).toEqual(["aff", "neg"]);
     }
     // ~7 s alone; the 60 s default is too close when other engine tests share the two cores.
