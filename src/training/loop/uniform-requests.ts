@@ -15,8 +15,9 @@ export class UniformRequests implements StepRequests {
     const requests = this.arena.getBatch(this.environment.plan);
     const clusters = this.environment.clusters;
     if (!clusters) return { requests, reasons: {}, targets: {}, messages: [] };
-    const clustered = requests.filter((request) => request.episodeType === clusters.episodeType);
-    return { requests, reasons: { uniform: clustered.length }, targets: countKeys(clustered.map((request) => clusters.of(request.artifact ?? null))), messages: [] };
+    // A prompt is counted once, not once per member of its group: the other modes count their decisions, one a prompt.
+    const prompts = requests.filter((request, index) => request.episodeType === clusters.episodeType && (request.groupId === undefined || requests.findIndex((other) => other.groupId === request.groupId) === index));
+    return { requests, reasons: { uniform: prompts.length }, targets: countKeys(prompts.map((request) => clusters.of(request.artifact ?? null))), messages: [] };
   }
 
   observe(): void {}

@@ -115,10 +115,12 @@ describe("LearnableRequests", () => {
 });
 
 describe("UniformRequests on the clustered exact-match environment", () => {
-  it("counts its draws by cluster", async () => {
+  it("counts its draws by cluster, a prompt once however large its group (as the learnable and PRM modes count)", async () => {
     const { environment, arena } = await setUp();
     const choice = await new UniformRequests(arena, environment).choose();
-    expect(choice.reasons).toEqual({ uniform: 64 });
+    expect(choice.requests).toHaveLength(64);
+    expect(choice.reasons).toEqual({ uniform: 16 });
+    expect(Object.values(choice.targets).reduce((sum, count) => sum + count, 0)).toBe(16);
     expect(Object.keys(choice.targets).every((cluster) => environment.clusters!.names.includes(cluster))).toBe(true);
   });
 });
