@@ -83,9 +83,9 @@ describe("selfplay train --env with a bad environment module: exit 2 naming the 
 
   it("--frontier prm on an environment without clusters exits 2 before saying it starts", async () => {
     const out = join(folder, "run-frontier");
-    const { code, stderr } = await runCli(["train", "--env", "exact-match", "--frontier", "prm", "--prm", folder, "--out", out]);
+    const { code, stderr } = await runCli(["train", "--env", "debate", "--frontier", "prm", "--prm", folder, "--out", out]);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/--frontier: got "prm"; expected "uniform": the exact-match environment declares no clusters/);
+    expect(stderr).toMatch(/--frontier: got "prm"; expected "uniform": the debate environment declares no clusters/);
     expect(stderr).not.toMatch(/^training /m);
     expect(existsSync(out)).toBe(false);
   });

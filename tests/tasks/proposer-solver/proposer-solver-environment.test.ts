@@ -19,6 +19,7 @@ describe("the proposer-solver environment (real engine, bundled base)", () => {
       killAt: 2,
     });
     expect(steps.every((line) => line.rewards.proposer !== undefined)).toBe(true);
-    expect(steps[0]!.frontier.reasons).toEqual({ uniform: 16 });
+    // 4 prompts, each a group of 4: a prompt counts once.
+    expect(steps[0]!.frontier.reasons).toEqual({ uniform: 4 });
   });
 });
