@@ -16,7 +16,14 @@ export class UniformRequests implements StepRequests {
     const clusters = this.environment.clusters;
     if (!clusters) return { requests, reasons: {}, targets: {}, messages: [] };
     // A prompt is counted once, not once per member of its group: the other modes count their decisions, one a prompt.
-    const prompts = requests.filter((request, index) => request.episodeType === clusters.episodeType && (request.groupId === undefined || requests.findIndex((other) => other.groupId === request.groupId) === index));
+    const counted = new Set<string>();
+    const prompts = requests.filter((request) => {
+      if (request.episodeType !== clusters.episodeType) return false;
+      if (request.groupId === undefined) return true;
+      const first = !counted.has(request.groupId);
+      counted.add(request.groupId);
+      return first;
+    });
     return { requests, reasons: { uniform: prompts.length }, targets: countKeys(prompts.map((request) => clusters.of(request.artifact ?? null))), messages: [] };
   }
 
