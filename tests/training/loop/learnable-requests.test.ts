@@ -4,22 +4,10 @@ import type { GenerationRequest } from "../../../src/core/inference-client.js";
 import { loadEpisodeModule } from "../../../src/arena/pool/episode-module.js";
 import type { Environment } from "../../../src/environments/environment.js";
 import { ScriptedInferenceClient } from "../../../src/inference/scripted-inference-client.js";
+import { addsOnly } from "../../helpers/adds-only-client.js";
 import { createExactMatchEnvironment } from "../../../src/tasks/exact-match/exact-match-environment.js";
 import { LearnableRequests, type LearnableRequestsOptions } from "../../../src/training/loop/learnable-requests.js";
 import { UniformRequests } from "../../../src/training/loop/uniform-requests.js";
-
-/** Answers every addition right and every subtraction wrong: `add*` clusters solved, `subtract*` never. */
-const addsOnly = new ScriptedInferenceClient({
-  rules: [
-    {
-      when: () => true,
-      reply: (request: GenerationRequest) => {
-        const [a, operation, b] = (request.messages.at(-1)?.content ?? "").match(/(\d+)([+-])(\d+)/)!.slice(1) as [string, string, string];
-        return operation === "+" ? String(Number(a) + Number(b)) : "0";
-      },
-    },
-  ],
-});
 
 /** The default exact-match environment (clustered by operation, carry/borrow and size) on the scripted client. */
 async function setUp(prompts = 16, client = addsOnly): Promise<{ environment: Environment; arena: Arena }> {

@@ -2,12 +2,12 @@ import { describe, expect, it } from "vitest";
 import { Arena } from "../../../src/arena/arena.js";
 import { ArtifactStore } from "../../../src/arena/artifact-store.js";
 import { loadEpisodeModule } from "../../../src/arena/pool/episode-module.js";
-import type { GenerationRequest } from "../../../src/core/inference-client.js";
 import type { EpisodeRequest } from "../../../src/core/schemas/episode-request.js";
 import type { Environment, EnvironmentClusters } from "../../../src/environments/environment.js";
 import { GroupSizingSettingsSchema } from "../../../src/frontier/learnable/group-sizing-settings.js";
 import { PassRateWindowSettingsSchema } from "../../../src/frontier/learnable/pass-rate-window-settings.js";
 import { ScriptedInferenceClient } from "../../../src/inference/scripted-inference-client.js";
+import { addsOnly } from "../../helpers/adds-only-client.js";
 import { createArithmeticEnvironment } from "../../../src/tasks/arithmetic/arithmetic-environment.js";
 import { ArithmeticProposerEpisode } from "../../../src/tasks/arithmetic/arithmetic-proposer-episode.js";
 import { ArithmeticSolverEpisode } from "../../../src/tasks/arithmetic/arithmetic-solver-episode.js";
@@ -19,19 +19,6 @@ import { UniformRequests } from "../../../src/training/loop/uniform-requests.js"
 import { scriptedStepResults } from "../tfjs/scripted-step-results.js";
 
 type Clustered = Environment & { clusters: EnvironmentClusters };
-
-/** Answers every addition right and every subtraction wrong. */
-const addsOnly = new ScriptedInferenceClient({
-  rules: [
-    {
-      when: () => true,
-      reply: (request: GenerationRequest) => {
-        const [a, operation, b] = (request.messages.at(-1)?.content ?? "").match(/(\d+)([+-])(\d+)/)!.slice(1) as [string, string, string];
-        return operation === "+" ? String(Number(a) + Number(b)) : "0";
-      },
-    },
-  ],
-});
 
 async function exactMatch(): Promise<{ environment: Clustered; arena: Arena }> {
   const environment = createExactMatchEnvironment({ prompts: 16, groupSize: 4 }) as Clustered;
