@@ -23,7 +23,7 @@ function textWithHelpers(file: string): string {
 }
 
 const suiteFiles = readdirSync("tests", { recursive: true, encoding: "utf8" })
-  .filter((file) => file.endsWith(".test.ts") && !file.startsWith("device/"))
+  .filter((file) => file.endsWith(".test.ts") && !file.startsWith("device/") && !file.startsWith("fleet/"))
   .map((file) => join("tests", file));
 /** The suite's files that load a model: the `engine` project; the rest are `fast`. */
 const engineFiles = suiteFiles.filter((file) => LOADS_A_MODEL.test(textWithHelpers(file)));
@@ -38,7 +38,7 @@ export default defineConfig({
           // No model: the contracts, the systems' logic, schemas, parsers, the CLI's flag handling. Runs in a minute or two.
           name: "fast",
           include: ["tests/**/*.test.ts"],
-          exclude: ["tests/device/**", ...engineFiles],
+          exclude: ["tests/device/**", "tests/fleet/**", ...engineFiles],
           maxWorkers: 2,
           env,
         },
@@ -67,6 +67,20 @@ export default defineConfig({
           testTimeout: 300_000,
           hookTimeout: 300_000,
           env: { ...env, GGML_VK_VISIBLE_DEVICES: "0" },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // llama-server processes on 127.0.0.1 serving a project-made model: the OpenAI-compatible client, its fleet
+          // and weight updates. The global setup builds llama-server into the user's cache when it is not there.
+          name: "fleet",
+          include: ["tests/fleet/**/*.test.ts"],
+          globalSetup: ["tests/fleet/build-llama-server.ts"],
+          maxWorkers: 1,
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+          env,
         },
       },
     ],

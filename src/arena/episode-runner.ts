@@ -140,6 +140,7 @@ function createContext(
         constrained: output.constrained,
         finishReason: output.finishReason,
         policyVersion: output.policyVersion,
+        ...(output.endpoint !== undefined && { endpoint: output.endpoint }),
       } satisfies Step);
       steps.push(step);
       return { text: output.text, finishReason: output.finishReason, step } satisfies ModelResponse;

@@ -23,6 +23,12 @@ export const InferenceCapabilitiesSchema = z.object({
   parallelSequences: z.number().int().positive(),
   /** Accepts `prefixTokenIds` (continues a completion from its first tokens). Absent means no. */
   prefixTokens: z.boolean().optional(),
+  /**
+   * Logprobs are of the distribution each token was drawn from (temperature and
+   * filters applied), if not bit-exact. False for a server that returns raw
+   * logprobs: unfit for training. Absent means yes.
+   */
+  sampledLogprobs: z.boolean().optional(),
 });
 export type InferenceCapabilities = z.infer<typeof InferenceCapabilitiesSchema>;
 
@@ -52,6 +58,8 @@ export const GenerationOutputSchema = z.object({
   /** True when a grammar masked the distribution the tokens were sampled from. */
   constrained: z.boolean(),
   policyVersion: z.number().int().min(0),
+  /** The server that answered, for clients over a fleet. */
+  endpoint: z.string().optional(),
 });
 export type GenerationOutput = z.infer<typeof GenerationOutputSchema>;
 

@@ -6,18 +6,18 @@ import { LlamaCppToolError } from "../errors/index.js";
 import type { LlamaCppRelease } from "./llama-cpp-release.js";
 import { runProcess } from "./run-process.js";
 
-/** The llama.cpp executables the benchmarks run, by their CMake target names in the bundled source. */
-export const LLAMA_CPP_TOOLS = ["llama-batched-bench", "llama-finetune"] as const;
+/** The llama.cpp executables selfplay runs (the benchmarks; llama-server for fleets and their tests), by their CMake target names in the bundled source. */
+export const LLAMA_CPP_TOOLS = ["llama-batched-bench", "llama-finetune", "llama-server"] as const;
 export type LlamaCppTool = (typeof LLAMA_CPP_TOOLS)[number];
 
-// Far above a normal build (~10 minutes on 2 busy cores): a stuck compiler must not hang a benchmark forever.
+// Far above a normal build (~15 minutes on 2 busy cores): a stuck compiler must not hang a benchmark forever.
 const BUILD_TIMEOUT_MILLISECONDS = 2 * 60 * 60 * 1000;
 const QUICK_TIMEOUT_MILLISECONDS = 10 * 60 * 1000;
 
 /**
  * Checks the bundled source out into `<folder>/source`, configures a CPU-only
- * Release build tuned for this machine, builds only the benchmark targets (2
- * jobs) and copies them into `<folder>/bin`. Every step is logged to
+ * Release build tuned for this machine (no OpenSSL: llama-server speaks plain
+ * HTTP, put TLS in front of it), builds only selfplay's targets (2 jobs) and copies them into `<folder>/bin`. Every step is logged to
  * `<folder>/build.log`. The source's commit marker and each binary are written
  * last (by rename), so an interrupted build is resumed, never half-used.
  */
@@ -32,7 +32,7 @@ export async function buildLlamaCppTools(release: LlamaCppRelease): Promise<void
   await step(
     "cmake",
     ["-S", source, "-B", build, "-DCMAKE_BUILD_TYPE=Release", "-DGGML_NATIVE=ON", "-DBUILD_SHARED_LIBS=OFF", "-DLLAMA_OPENSSL=OFF",
-      "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_SERVER=OFF", "-DLLAMA_BUILD_APP=OFF", "-DGGML_CUDA=OFF", "-DGGML_VULKAN=OFF", "-DGGML_METAL=OFF"],
+      "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_SERVER=ON", "-DLLAMA_BUILD_APP=OFF", "-DGGML_CUDA=OFF", "-DGGML_VULKAN=OFF", "-DGGML_METAL=OFF"],
     "configuring llama.cpp",
     QUICK_TIMEOUT_MILLISECONDS,
   );

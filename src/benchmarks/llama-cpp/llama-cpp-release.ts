@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { LlamaCppToolError } from "../errors/index.js";
 import { packageRoot } from "../../core/package-root.js";
@@ -12,7 +13,7 @@ export interface LlamaCppRelease {
   tag: string;
   /** node-llama-cpp's git bundle of that release's source. */
   bundlePath: string;
-  /** `.cache/llama.cpp-<tag>/` in the package: source, build and bin folders. */
+  /** `llama.cpp-<tag>/` in the user's cache (`userCacheFolder`): source, build and bin folders. */
   folder: string;
 }
 
@@ -25,6 +26,16 @@ function nodeLlamaCppFolder(root: string): string {
   }
 }
 
+/**
+ * selfplay's folder in the user's cache: `$SELFPLAY_CACHE_DIR`, else
+ * `$XDG_CACHE_HOME/selfplay`, else `~/.cache/selfplay`. What is built there
+ * once (llama.cpp's tools) serves every checkout and clone on the machine.
+ */
+export function userCacheFolder(environment: Readonly<Record<string, string | undefined>> = process.env): string {
+  if (environment.SELFPLAY_CACHE_DIR) return resolve(environment.SELFPLAY_CACHE_DIR);
+  return join(environment.XDG_CACHE_HOME ? resolve(environment.XDG_CACHE_HOME) : join(homedir(), ".cache"), "selfplay");
+}
+
 /** The bundled llama.cpp release: the same source as the library node-llama-cpp loads, so the comparison is like for like. */
 export function bundledLlamaCppRelease(): LlamaCppRelease {
   const root = packageRoot(import.meta.url);
@@ -33,5 +44,5 @@ export function bundledLlamaCppRelease(): LlamaCppRelease {
   // `node-llama-cpp source clear` (all, its default) deletes this file along with the source it downloaded.
   if (!existsSync(infoPath)) throw new LlamaCppToolError("llama.cpp source", `${infoPath} is missing (\`node-llama-cpp source clear\` removes it); reinstall node-llama-cpp (npm ci)`);
   const { tag } = ReleaseInfoSchema.parse(JSON.parse(readFileSync(infoPath, "utf8")));
-  return { tag, bundlePath: join(llamaFolder, "gitRelease.bundle"), folder: join(root, ".cache", `llama.cpp-${tag}`) };
+  return { tag, bundlePath: join(llamaFolder, "gitRelease.bundle"), folder: join(userCacheFolder(), `llama.cpp-${tag}`) };
 }

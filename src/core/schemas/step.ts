@@ -32,6 +32,8 @@ export const StepSchema = z
     structured: z.object({ attempt: z.number().int().min(0), valid: z.boolean() }).optional(),
     /** Version of the policy weights that produced this Step (0 = the initial model). */
     policyVersion: z.number().int().min(0),
+    /** The server that produced it, when the policy runs on a fleet of servers. */
+    endpoint: z.string().optional(),
   })
   .refine((step) => step.completionLogprobs.length === step.completionTokenIds.length, {
     message: "completionLogprobs must have one entry per completion token",

@@ -1,11 +1,15 @@
 export { AdapterMismatchError } from "./adapter-mismatch-error.js";
 export { DeviceBuildConflictError } from "./device-build-conflict-error.js";
 export { DeviceNotFoundError } from "./device-not-found-error.js";
+export { EndpointRequestError } from "./endpoint-request-error.js";
+export { EndpointUnavailableError } from "./endpoint-unavailable-error.js";
 export { GrammarRejectedTokenError } from "./grammar-rejected-token-error.js";
 export { InvalidAdapterFileError } from "./invalid-adapter-file-error.js";
 export { InvalidModelFileError } from "./invalid-model-file-error.js";
 export { NativeAddonUnavailableError } from "./native-addon-unavailable-error.js";
 export { NativeEngineDisposedError } from "./native-engine-disposed-error.js";
 export { NativeEngineError } from "./native-engine-error.js";
+export { PolicyVersionMismatchError } from "./policy-version-mismatch-error.js";
 export { ScriptExhaustedError } from "./script-exhausted-error.js";
+export { ServerCapabilityError } from "./server-capability-error.js";
 export { UnsupportedSchemaError } from "./unsupported-schema-error.js";

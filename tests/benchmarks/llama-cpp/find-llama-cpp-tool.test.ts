@@ -1,9 +1,9 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findLlamaCppTool } from "../../../src/benchmarks/llama-cpp/find-llama-cpp-tool.js";
-import { bundledLlamaCppRelease } from "../../../src/benchmarks/llama-cpp/llama-cpp-release.js";
+import { bundledLlamaCppRelease, userCacheFolder } from "../../../src/benchmarks/llama-cpp/llama-cpp-release.js";
 import { LlamaCppToolError } from "../../../src/benchmarks/errors/index.js";
 
 let folder: string;
@@ -15,11 +15,17 @@ afterAll(async () => {
 });
 
 describe("findLlamaCppTool", () => {
-  it("knows node-llama-cpp's bundled release and caches under .cache/llama.cpp-<tag>", () => {
+  it("knows node-llama-cpp's bundled release and caches under llama.cpp-<tag> in the user's cache", () => {
     const release = bundledLlamaCppRelease();
     expect(release.tag).toMatch(/\S/);
     expect(release.bundlePath).toMatch(/node-llama-cpp[/\\]llama[/\\]gitRelease\.bundle$/);
-    expect(release.folder).toMatch(new RegExp(`[/\\\\]\\.cache[/\\\\]llama\\.cpp-${release.tag.replace(/\./g, "\\.")}$`));
+    expect(release.folder).toBe(join(userCacheFolder(), `llama.cpp-${release.tag}`));
+  });
+
+  it("finds the user's cache folder from SELFPLAY_CACHE_DIR, then XDG_CACHE_HOME, then the home folder", () => {
+    expect(userCacheFolder({ SELFPLAY_CACHE_DIR: "/srv/cache", XDG_CACHE_HOME: "/x" })).toBe("/srv/cache");
+    expect(userCacheFolder({ XDG_CACHE_HOME: "/x" })).toBe(join("/x", "selfplay"));
+    expect(userCacheFolder({})).toBe(join(homedir(), ".cache", "selfplay"));
   });
 
   it("returns a built tool's path without building anything", async () => {
