@@ -7,6 +7,9 @@ import {
   InvalidAdapterFileError,
   InvalidModelFileError,
   UnsupportedSchemaError,
+  EndpointUnavailableError,
+  ServerCapabilityError,
+  PolicyVersionMismatchError,
 } from "../inference/errors/index.js";
 import { CorruptJsonlError, InvalidInputError } from "../core/errors/index.js";
 import { EpisodeModuleError } from "../arena/pool/errors/index.js";
@@ -36,10 +39,10 @@ import { registerTrainCompareCommand } from "./commands/train-compare-command.js
 import { registerTournamentCommand } from "./commands/tournament-command.js";
 
 /** Errors that mean the user's input (a flag, a file) was wrong: exit 2 with the message alone, no stack. */
-const BAD_INPUT_ERRORS = [InvalidInputError, EnvironmentModuleError, EpisodeModuleError, CorruptJsonlError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError, PrmModelError, PoolDefaultError, DeviceNotFoundError, DeviceBuildConflictError];
+const BAD_INPUT_ERRORS = [InvalidInputError, EnvironmentModuleError, EpisodeModuleError, CorruptJsonlError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError, UnsupportedSchemaError, PrmModelError, PoolDefaultError, DeviceNotFoundError, DeviceBuildConflictError, EndpointUnavailableError, ServerCapabilityError];
 
 /** Runs that stopped for a reason the message explains in full (exit 1): the message without a stack. */
-const EXPLAINED_RUN_FAILURES = [RolloutsFailedError, NothingTrainedError, TrainingDivergedError];
+const EXPLAINED_RUN_FAILURES = [RolloutsFailedError, NothingTrainedError, TrainingDivergedError, PolicyVersionMismatchError];
 
 /** Every command module, in the order `--help` lists them. */
 const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand, registerTrainCommand, registerTrainCompareCommand, registerPrmCommands, registerTournamentCommand, registerRiddlesCommand, registerBenchCommands, registerDevicesCommand, registerReplayCommand, registerExploitsCommands, registerSandboxCommand, registerDreamCommand];

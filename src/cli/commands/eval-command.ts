@@ -18,6 +18,8 @@ import type { CommandContext } from "../command-context.js";
 import { integerFlag } from "../flag-schemas.js";
 import { announceDevice, DEVICE_FLAG, deviceOption } from "../device-flag.js";
 import { parseOptions } from "../parse-options.js";
+import { openCommandClient } from "../open-command-client.js";
+import { addServerClientOptions, SERVER_CLIENT_FLAGS, serverClientSettings } from "../server-client-flags.js";
 import { readConfigurationFile } from "../read-configuration-file.js";
 
 export const EvalCommandOptionsSchema = z.object({
@@ -33,6 +35,8 @@ export const EvalCommandOptionsSchema = z.object({
   samples: integerFlag(0, 64),
   sequences: integerFlag(1, 256),
   json: z.boolean().default(false),
+  client: z.enum(["llama", "openai"], { error: "one of: llama, openai" }).optional(),
+  ...SERVER_CLIENT_FLAGS,
   ...DEVICE_FLAG,
 });
 type EvalCommandOptions = z.infer<typeof EvalCommandOptionsSchema>;
@@ -47,13 +51,16 @@ const ProblemLineSchema = z.object({ problem: z.string().min(1), answer: z.union
  * "68"}` a line), or the held-out split, `--n` of them drawn with `--seed` —
  * with pass@k and accuracy per cluster.
  */
-export async function evalCommand(rawOptions: unknown, { io }: CommandContext): Promise<number> {
+export async function evalCommand(rawOptions: unknown, { io, environment = process.env }: CommandContext): Promise<number> {
   const options = parseOptions(EvalCommandOptionsSchema, rawOptions);
-  return options.env === undefined ? evalTask(options, io) : evalEnvironment(options, options.env, io);
+  const server = serverClientSettings(options, environment);
+  return options.env === undefined ? evalTask(options, server, io) : evalEnvironment(options, options.env, server, io);
 }
 
+type ServerSettings = ReturnType<typeof serverClientSettings>;
+
 /** `--env NAME|./module.js`: the environment's own evaluation, its options from `--config`'s `environment`. */
-async function evalEnvironment(options: EvalCommandOptions, name: string, io: CliIo): Promise<number> {
+async function evalEnvironment(options: EvalCommandOptions, name: string, server: ServerSettings, io: CliIo): Promise<number> {
   // Flags of the arithmetic problems path say nothing to an environment: refused, never ignored.
   if (options.task !== undefined) throw new InvalidInputError("--task", "no --task with --env (--env arithmetic evaluates the arithmetic environment's held-out problems)", options.task);
   if (options.problems !== undefined) throw new InvalidInputError("--problems", "no --problems with --env (the environment's options choose its held-out set: --config)", options.problems);
@@ -74,13 +81,16 @@ async function evalEnvironment(options: EvalCommandOptions, name: string, io: Cl
     throw new InvalidInputError("--samples", `0 (greedy only): the ${environment.name} environment's evaluation has no pass@k (it does not declare evaluatesPassAtK); leave out --samples`, options.samples);
   }
   const modelPath = options.model ?? bundledArithmeticBase();
-  const client = await LlamaInferenceClient.create({
-    modelPath,
-    sequences: options.sequences,
-    device: options.device,
-    ...(options.lora !== undefined && { loraPath: options.lora }),
-    ...(environment.contextSize !== undefined && { contextSize: environment.contextSize }),
-  });
+  const client = await openCommandClient(
+    {
+      modelPath,
+      sequences: options.sequences,
+      device: options.device,
+      ...(options.lora !== undefined && { loraPath: options.lora }),
+      ...(environment.contextSize !== undefined && { contextSize: environment.contextSize }),
+    },
+    server,
+  );
   announceDevice(io, client);
   try {
     const { heldOutAccuracy, n, passAtK } = await environment.evaluate(client, options.samples > 0 ? { samples: options.samples, seed: options.seed } : {});
@@ -97,7 +107,7 @@ async function evalEnvironment(options: EvalCommandOptions, name: string, io: Cl
 }
 
 /** `--task arithmetic` (the default): arithmetic problems from a file or the held-out split, greedy, pass@k, per cluster. */
-async function evalTask(options: EvalCommandOptions, io: CliIo): Promise<number> {
+async function evalTask(options: EvalCommandOptions, server: ServerSettings, io: CliIo): Promise<number> {
   if (options.config !== undefined) throw new InvalidInputError("--config", "no --config with --task (it holds an environment's options: give --env)", options.config);
   if (options.data !== undefined) throw new InvalidInputError("--data", "no --data with --task (its problems file is --problems; --data is an environment's: give --env dataset)", options.data);
   const task = options.task ?? "arithmetic";
@@ -109,7 +119,7 @@ async function evalTask(options: EvalCommandOptions, io: CliIo): Promise<number>
   }
   if (options.n !== undefined && options.n < examples.length) examples = sampleWithoutReplacement(examples, options.n, options.seed);
   const modelPath = options.model ?? (await ensureDefaultModel());
-  const client = await LlamaInferenceClient.create({ modelPath, sequences: options.sequences, device: options.device, ...(options.lora !== undefined && { loraPath: options.lora }) });
+  const client = await openCommandClient({ modelPath, sequences: options.sequences, device: options.device, ...(options.lora !== undefined && { loraPath: options.lora }) }, server);
   announceDevice(io, client);
   try {
     const result = await evaluateArithmetic(client, examples, { samples: options.samples, seed: options.seed });
@@ -125,7 +135,7 @@ async function evalTask(options: EvalCommandOptions, io: CliIo): Promise<number>
 }
 
 export function registerEvalCommand(program: Command, context: CommandContext): void {
-  program
+  const command = program
     .command("eval")
     .description("An environment's held-out evaluation on the engine (--env), or greedy accuracy (and pass@k) on arithmetic problems (--task arithmetic, the default).")
     .addOption(new Option("--env <name>", "environment whose evaluate to run: arithmetic, exact-match, tournament, riddles, dream, dataset (--data FILE), or ./module.js exporting createEnvironment"))
@@ -141,7 +151,8 @@ export function registerEvalCommand(program: Command, context: CommandContext): 
     .addOption(new Option("--samples <k>", "samples per problem at temperature 1 for pass@k (0: greedy only); with --env, only environments that declare evaluatesPassAtK").default("0"))
     .addOption(new Option("--sequences <n>", "sequences the engine decodes in parallel").default("16"))
     .addOption(new Option("--json", "print {environment, model, lora?, heldOutAccuracy, n, passAtK?} with --env; {model, task, heldOutAccuracy, n, correct, passAtK?, byCluster} with --task"))
-    .action(async (flags: Record<string, unknown>) => {
-      context.setExitCode(await evalCommand(flags, context));
-    });
+    .addOption(new Option("--client <client>", "where the model runs: llama (default: in this process) or openai (llama-server or vLLM endpoints, --endpoint)"));
+  addServerClientOptions(command).action(async (flags: Record<string, unknown>) => {
+    context.setExitCode(await evalCommand(flags, context));
+  });
 }

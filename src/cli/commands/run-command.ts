@@ -23,12 +23,14 @@ import { describeDevice } from "../../inference/device/resolve-device.js";
 import { findDevice } from "../../inference/native/open-native-device.js";
 import { announceDevice, DEVICE_FLAG, deviceOption } from "../device-flag.js";
 import { parseOptions } from "../parse-options.js";
+import { OpenAICompatibleClient } from "../../inference/server/openai-compatible-client.js";
+import { addServerClientOptions, SERVER_CLIENT_FLAGS, serverClientSettings } from "../server-client-flags.js";
 import { describePoolSetting, POOL_ENGINE_HELP, POOL_FLAGS, resolvePoolSetting, WORKERS_HELP } from "../pool-setting.js";
 import { createProgressBar } from "../progress-bar.js";
 import { formatRunSummary } from "../run-summary.js";
 
 export const RunCommandOptionsSchema = z.object({
-  client: z.enum(["scripted", "llama"], { error: "one of: scripted, llama" }).optional(),
+  client: z.enum(["scripted", "llama", "openai"], { error: "one of: scripted, llama, openai" }).optional(),
   model: z.string().min(1, "a GGUF file path").optional(),
   sequences: integerFlag(1, 256),
   seed: integerFlag(0, MAX_SEED),
@@ -36,6 +38,7 @@ export const RunCommandOptionsSchema = z.object({
   batchSize: integerFlag(1),
   concurrency: integerFlag(1),
   out: z.string().min(1, "a folder path").optional(),
+  ...SERVER_CLIENT_FLAGS,
   ...POOL_FLAGS,
   ...DEVICE_FLAG,
 });
@@ -51,6 +54,7 @@ export async function runCommand(episodeName: string, rawOptions: unknown, { io,
     throw new InvalidInputError("episode", `one of: ${Object.keys(BUILT_IN_ENVIRONMENTS).join(", ")}`, episodeName);
   }
   const options = parseOptions(RunCommandOptionsSchema, rawOptions);
+  const server = serverClientSettings(options, environment);
   const task = await loadEnvironment(episodeName);
   // One episode type, one request per prompt: a look at the task's play, not a training step.
   const plan = { episodeType: (task.plan[0] as BatchPlanEntry).episodeType };
@@ -63,16 +67,18 @@ export async function runCommand(episodeName: string, rawOptions: unknown, { io,
     environment,
     ...(clientKind === "scripted" && { ignoreSavedDefault: "the saved bench default is for the real engine, not --client scripted" }),
   });
-  if (clientKind === "scripted" && pool.engine === "per-worker") {
-    throw new InvalidInputError("--pool-engine", "shared with --client scripted (an engine in each worker is a llama engine)", pool.engine);
+  if (clientKind !== "llama" && pool.engine === "per-worker") {
+    throw new InvalidInputError("--pool-engine", `shared with --client ${clientKind} (an engine in each worker is a llama engine)`, pool.engine);
   }
   const out = options.out ?? `runs/${episodeName}-${now().toISOString().replace(/[:.]/g, "-")}`;
-  const modelPath = clientKind === "llama" ? (options.model ?? (await ensureDefaultModel())) : undefined;
+  const modelPath = clientKind === "scripted" ? undefined : (options.model ?? (await ensureDefaultModel()));
   io.stderr(describePoolSetting(pool));
   const client =
     modelPath === undefined
       ? new ScriptedInferenceClient({ rules: scriptedPlayersOf(task) })
-      : pool.workers > 0 && pool.engine === "per-worker"
+      : server !== undefined
+        ? await OpenAICompatibleClient.create({ ...server, modelPath })
+        : pool.workers > 0 && pool.engine === "per-worker"
         ? await WorkerEngineClient.create({ modelPath, sequences: options.sequences, threads: perWorkerThreads(pool.workers), device: options.device })
         : await LlamaInferenceClient.create({ modelPath, sequences: options.sequences, device: options.device });
   // An engine in each worker opens the device there; the main thread names the one the request comes to.
@@ -133,11 +139,11 @@ function scriptedPlayersOf(task: Environment): readonly ScriptedRule[] {
 
 export function registerRunCommand(program: Command, context: CommandContext): void {
   const { setExitCode } = context;
-  program
+  const command = program
     .command("run")
     .description("Play an example episode and record the run (rollouts, training batches, metrics).")
     .argument("<episode>", `a built-in environment, played at its default options: one of ${Object.keys(BUILT_IN_ENVIRONMENTS).join(", ")}`)
-    .addOption(new Option("--client <client>", "inference client: llama (node-llama-cpp, the default) or scripted (a deterministic test double)"))
+    .addOption(new Option("--client <client>", "inference client: llama (node-llama-cpp, the default), openai (llama-server or vLLM endpoints, --endpoint) or scripted (a deterministic test double)"))
     .addOption(new Option("--model <file>", "GGUF model to play with (default: the bundled default model, created in models/ on first use)"))
     .addOption(deviceOption())
     .addOption(new Option("--sequences <n>", "sequences the engine decodes in parallel, an integer from 1 to 256").default("4"))
@@ -147,8 +153,8 @@ export function registerRunCommand(program: Command, context: CommandContext): v
     .addOption(new Option("--concurrency <n>", "episodes in flight at once, an integer ≥ 1").default("16"))
     .addOption(new Option("--out <dir>", "run folder (default runs/<episode>-<timestamp>); must not hold a run already"))
     .addOption(new Option("--workers <n>", WORKERS_HELP))
-    .addOption(new Option("--pool-engine <engine>", POOL_ENGINE_HELP))
-    .action(async (episode: string, flags: Record<string, unknown>) => {
-      setExitCode(await runCommand(episode, flags, context));
-    });
+    .addOption(new Option("--pool-engine <engine>", POOL_ENGINE_HELP));
+  addServerClientOptions(command).action(async (episode: string, flags: Record<string, unknown>) => {
+    setExitCode(await runCommand(episode, flags, context));
+  });
 }

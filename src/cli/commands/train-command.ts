@@ -27,6 +27,7 @@ import { integerFlag, numberFlag } from "../flag-schemas.js";
 import { parseOptions } from "../parse-options.js";
 import { createProgressBar, type ProgressBar } from "../progress-bar.js";
 import { readConfigurationFile } from "../read-configuration-file.js";
+import { addServerClientOptions, SERVER_CLIENT_FLAGS, serverClientSettings } from "../server-client-flags.js";
 import { describePoolSetting, POOL_ENGINE_HELP, POOL_FLAGS, resolvePoolSetting, WORKERS_HELP } from "../pool-setting.js";
 import { bundledArithmeticBase } from "../../inference/model-files/bundled-models.js";
 import { ReportTargetSchema } from "../../training/reports/metrics-reporters.js";
@@ -63,6 +64,8 @@ export const TrainCommandOptionsSchema = z.object({
     .transform((value) => value.split(",").map((target) => target.trim()))
     .pipe(z.array(ReportTargetSchema, { error: `comma-separated outputs among ${ReportTargetSchema.options.join(", ")}` }))
     .optional(),
+  client: z.enum(["llama", "openai"], { error: "one of: llama, openai" }).optional(),
+  ...SERVER_CLIENT_FLAGS,
   ...POOL_FLAGS,
   ...DEVICE_FLAG,
 });
@@ -77,6 +80,7 @@ export const TrainCommandOptionsSchema = z.object({
  */
 export async function trainCommand(rawOptions: unknown, { io, now, environment: variables = process.env }: CommandContext): Promise<number> {
   const options = parseOptions(TrainCommandOptionsSchema, rawOptions);
+  const server = serverClientSettings(options, variables);
   // Speed only: a pooled run gives the in-process results, so a run may resume with another setting.
   const pool = await resolvePoolSetting(options, { environment: variables });
   if (options.resume !== undefined && options.out !== undefined && resolve(options.out) !== resolve(options.resume)) {
@@ -138,6 +142,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
           `${promptsDescription(configuration.frontier)} → ${directory}\n`,
   );
   io.stderr(describePoolSetting(pool));
+  if (server !== undefined) io.stderr(`rollouts on ${server.endpoints.length} ${server.serverKind ?? "llama-server"} endpoint(s): ${server.endpoints.join(", ")}\n`);
   io.stderr(`trainer: ${backend} (${trainer.reason})${backend === "ggml" ? `, ${describeUpdateThreads(configuration.trainer.threads, threadsField)}` : ""}\n`);
   const isModule = !(environmentName in BUILT_IN_ENVIRONMENTS);
   // On a terminal, a bar of the step's episodes while they roll out; the step's line replaces it.
@@ -151,6 +156,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
     trainer: backend,
     pool: { workers: pool.workers, engine: pool.engine },
     ...(options.judgeModel !== undefined && { judgeModelPath: options.judgeModel }),
+    ...(server !== undefined && { server }),
     ...(resumed && { resume: resumed }),
     ...(options.reportTo && { reportTo: options.reportTo }),
     onDevice: (device) => io.stderr(`${describeDevice(device)}\n`),
@@ -261,7 +267,7 @@ async function resumableCheckpoint(directory: string, io: CliIo): Promise<Traini
 }
 
 export function registerTrainCommand(program: Command, context: CommandContext): void {
-  program
+  const command = program
     .command("train")
     .description("Train a policy on an environment: rollouts on the engine, an update per step, weights synced every step (default: arithmetic self-play on the bundled base).")
     .addOption(new Option("--env <name>", "environment: arithmetic (default), proposer-solver, exact-match, debate, dialectic, tournament, riddles, dream, dataset (--data FILE), or ./module.js exporting createEnvironment"))
@@ -286,7 +292,8 @@ export function registerTrainCommand(program: Command, context: CommandContext):
     .addOption(new Option("--lora-targets <list>", "comma-separated matrices to adapt (default attn_q,attn_k,attn_v,attn_output,ffn_gate,ffn_up,ffn_down)"))
     .addOption(new Option("--workers <n>", WORKERS_HELP))
     .addOption(new Option("--pool-engine <engine>", POOL_ENGINE_HELP))
-    .action(async (flags: Record<string, unknown>) => {
-      context.setExitCode(await trainCommand(flags, context));
-    });
+    .addOption(new Option("--client <client>", "where rollouts run: llama (default: in this process) or openai (llama-server or vLLM endpoints, --endpoint)"));
+  addServerClientOptions(command).action(async (flags: Record<string, unknown>) => {
+    context.setExitCode(await trainCommand(flags, context));
+  });
 }

@@ -16,6 +16,9 @@ import { parseEnvironmentEvaluation } from "../../environments/parse-environment
 import { deviceRecord, type DeviceRecord } from "../../inference/device/device-record.js";
 import type { ResolvedDevice } from "../../inference/device/resolve-device.js";
 import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
+import { OpenAICompatibleClient } from "../../inference/server/openai-compatible-client.js";
+import type { OpenAICompatibleClientOptions } from "../../inference/server/server-client-options.js";
+import { ServerCapabilityError } from "../../inference/errors/index.js";
 import { findDevice } from "../../inference/native/open-native-device.js";
 import { createTrainer } from "../trainer/create-trainer.js";
 import type { Trainer } from "../trainer/trainer.js";
@@ -57,6 +60,13 @@ export interface TrainOptions {
   pool?: { workers: number; engine?: "shared" | "per-worker" };
   /** Judges (verifiers' `context.judge`) run on this model instead of the policy. */
   judgeModelPath?: string;
+  /**
+   * Rollouts on servers instead of in this process: llama-server or vLLM
+   * endpoints serving `modelPath` (`OpenAICompatibleClient`). Each step's new
+   * weights reach every endpoint (vLLM: a runtime LoRA; llama-server: a router
+   * preset). Judges and frozen opponents still run here.
+   */
+  server?: Omit<OpenAICompatibleClientOptions, "modelPath">;
   /**
    * Where the metrics also go: `csv` (metrics.csv, a row per step) and `tensorboard` (event files in tensorboard/);
    * metrics.jsonl is always written (`jsonl`), since checkpoints and resume read it. A resumed run appends: rows of
@@ -122,8 +132,13 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   // An environment whose prompts outgrow the model's default context asks for more.
   const contextSize = environment.contextSize === undefined ? {} : { contextSize: environment.contextSize };
   const { device: requestedDevice } = configuration;
+  if (options.server !== undefined && workers > 0 && engine === "per-worker") {
+    throw new InvalidInputError("pool.engine", `"shared" (--pool-engine shared) with servers: the workers send their calls to the fleet's client`, engine);
+  }
   const client: InferenceClient =
-    workers > 0 && engine === "per-worker"
+    options.server !== undefined
+      ? await openTrainableServerClient({ ...options.server, modelPath: options.modelPath })
+      : workers > 0 && engine === "per-worker"
       ? await WorkerEngineClient.create({ modelPath: options.modelPath, sequences: configuration.sequences, threads: perWorkerThreads(workers), device: requestedDevice, ...contextSize })
       : await LlamaInferenceClient.create({ modelPath: options.modelPath, sequences: configuration.sequences, device: requestedDevice, ...contextSize });
   // Per-worker engines open in their threads: the device they resolve to is the one this process's ggml resolves.
@@ -285,4 +300,14 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     await frozen.dispose();
     await client.dispose();
   }
+}
+
+/** A fleet's client, refused for training when its logprobs are not the sampled distribution's (the trainer's importance weights need them). */
+async function openTrainableServerClient(options: OpenAICompatibleClientOptions): Promise<OpenAICompatibleClient> {
+  const client = await OpenAICompatibleClient.create(options);
+  if (client.trainingRefusal !== undefined) {
+    await client.dispose();
+    throw new ServerCapabilityError(`cannot train on these servers: ${client.trainingRefusal}`);
+  }
+  return client;
 }
