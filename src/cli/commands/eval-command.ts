@@ -10,7 +10,6 @@ import { loadEnvironment } from "../../tasks/built-in-environments.js";
 import { heldOutExamples, sampleWithoutReplacement } from "../../tasks/arithmetic/held-out-examples.js";
 import { evaluateArithmetic, type ArithmeticExample } from "../../tasks/arithmetic/evaluate-arithmetic.js";
 import { TrainingConfigurationSchema } from "../../training/loop/training-configuration.js";
-import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
 import { bundledArithmeticBase } from "../../inference/model-files/bundled-models.js";
 import { ensureDefaultModel } from "../../inference/model-files/default-model.js";
 import { EXIT, type CliIo } from "../cli-io.js";
