@@ -78,6 +78,28 @@ describe("OpenAICompatibleClient on two llama-server processes", () => {
     }
   });
 
+  it("asks again for the logprobs llama-server trims after a stop string, and matches the engine", async () => {
+    const client = await OpenAICompatibleClient.create({ endpoints: servers.map((server) => server.url), modelPath });
+    try {
+      const batch = requests(0.7, 16).map((request) => ({ ...request, sampler: { ...request.sampler, stop: ["3", "7"] } }));
+      const [remote, local] = [await client.generate(batch), await engine.generate(batch)];
+      let stopped = 0;
+      let largest = 0;
+      for (const [index, output] of remote.entries()) {
+        const reference = local[index] as GenerationOutput;
+        if (!Array.from(output.completionTokenIds).every((token, position) => token === reference.completionTokenIds[position])) continue;
+        expect(output.completionTokenIds.length).toBe(reference.completionTokenIds.length);
+        expect(output.text).toBe(reference.text);
+        if (/[37]/.test(output.text) === false && output.finishReason === "stop" && output.completionTokenIds.at(-1) !== 2) stopped++;
+        for (const [position, logprob] of output.completionLogprobs.entries()) largest = Math.max(largest, Math.abs(logprob - (reference.completionLogprobs[position] as number)));
+      }
+      expect(stopped).toBeGreaterThan(0);
+      expect(largest).toBeLessThan(1e-4);
+    } finally {
+      await client.dispose();
+    }
+  });
+
   it("refuses a dead endpoint at the start, naming it", async () => {
     const dead = "http://127.0.0.1:9";
     const opening = OpenAICompatibleClient.create({ endpoints: [servers[0]?.url as string, dead], modelPath });

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { WeightUpdate } from "../../core/inference-client.js";
 import { EndpointRequestError, ServerCapabilityError } from "../errors/index.js";
-import { requestJson, type HttpTransport } from "./http-transport.js";
+import { requestOk, type HttpTransport } from "./http-transport.js";
 import type { PolicyServing, ServedVersion } from "./policy-serving.js";
 
 /**
@@ -22,8 +22,9 @@ export function vllmAdapterServing(transport: HttpTransport, baseModel: string):
     },
     async load(url: string, version: ServedVersion, update: WeightUpdate) {
       try {
-        await requestJson(url, "/v1/load_lora_adapter", transport, {
+        await requestOk(url, "/v1/load_lora_adapter", transport, {
           method: "POST",
+          // vLLM answers with a line of text ("Success: LoRA adapter … added successfully."), not JSON.
           body: { lora_name: version.model, lora_path: resolve(update.loraPath as string) },
         });
       } catch (error) {
@@ -36,7 +37,7 @@ export function vllmAdapterServing(transport: HttpTransport, baseModel: string):
       }
     },
     async unload(url, version) {
-      await requestJson(url, "/v1/unload_lora_adapter", transport, { method: "POST", body: { lora_name: version.model } });
+      await requestOk(url, "/v1/unload_lora_adapter", transport, { method: "POST", body: { lora_name: version.model } });
     },
   };
 }
