@@ -6,10 +6,12 @@ import { readJsonl } from "../../src/core/jsonl/read-jsonl.js";
 import { GenerateResultSchema, type GenerateResult } from "../../src/core/schemas/generate-result.js";
 import type { Messages } from "../../src/core/schemas/message.js";
 import type { Step } from "../../src/core/schemas/step.js";
+import { readCodeBlocks } from "../docs/code-block-markers.js";
 import { runCli } from "../helpers/run-cli.js";
 import { readParquetWithArrow } from "../training/export/read-parquet-with-arrow.js";
 
-const BASE_MODEL = resolve(import.meta.dirname, "..", "..", "models", "selfplay-arithmetic-base.gguf");
+const ROOT = resolve(import.meta.dirname, "..", "..");
+const BASE_MODEL = join(ROOT, "models", "selfplay-arithmetic-base.gguf");
 
 interface PlayedStep {
   result: GenerateResult;
@@ -126,4 +128,22 @@ describe("selfplay export of a real run (the bundled arithmetic base on the engi
       expect((row["labels"] as boolean[]).length).toBe((row["completions"] as string[]).length);
     }
   });
+});
+
+describe("docs/export.md's example", () => {
+  it("runs as written (its runs/ and exports/ folders in a temporary one)", async () => {
+    const blocks = readCodeBlocks(await readFile(join(ROOT, "docs/export.md"), "utf8")).filter((block) => block.marker?.kind === "run-by");
+    expect(blocks).toHaveLength(1);
+    const folder = await mkdtemp(join(tmpdir(), "selfplay-export-doc-"));
+    const commands = (blocks[0]?.content ?? "").split("\n").filter((line) => line.trim() !== "");
+    expect(commands.length).toBeGreaterThan(2);
+    for (const command of commands) {
+      const [program, ...words] = command.split(/\s+/);
+      expect(program).toBe("selfplay");
+      const argv = words.map((word) => (/^(runs|exports)\//.test(word) ? join(folder, word) : word.startsWith("models/") ? join(ROOT, word) : word));
+      const { code, stderr } = await runCli(argv);
+      expect(code, `${command}\n${stderr}`).toBe(0);
+    }
+    for (const file of ["exports/arith-dpo/train.parquet", "exports/arith-prm/train.parquet"]) expect((await readParquetWithArrow(join(folder, file))).rows.length).toBeGreaterThan(0);
+  }, 300_000);
 });
