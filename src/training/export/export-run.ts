@@ -12,7 +12,7 @@ import { encodeParquet } from "./encode-parquet.js";
 import { ExportFormatSchema, exportFileName, type ExportFormat } from "./export-format.js";
 import type { ExportTable } from "./export-table.js";
 import { readRunResults } from "./read-run-results.js";
-import { rolesWithSteps } from "./scored-steps.js";
+import { rolesWithSteps } from "./roles-with-steps.js";
 import type { StepTableOptions } from "./step-table-options.js";
 import { trajectoryLines } from "./trajectory-lines.js";
 import { trlDpoTable } from "./trl-dpo-table.js";
