@@ -10,8 +10,9 @@ import { taskText } from "../../frontier/labelling/task-text.js";
 import { PrmExampleSchema } from "../../frontier/prm/prm-state.js";
 import { encodeParquet } from "./encode-parquet.js";
 import { ExportFormatSchema, exportFileName, type ExportFormat } from "./export-format.js";
+import type { ExportContent } from "./export-content.js";
 import type { ExportTable } from "./export-table.js";
-import { readRunResults } from "./read-run-results.js";
+import { readRunResults, type RunResults } from "./read-run-results.js";
 import { rolesWithSteps } from "./roles-with-steps.js";
 import type { StepTableOptions } from "./step-table-options.js";
 import { trajectoryLines } from "./trajectory-lines.js";
@@ -77,34 +78,31 @@ export async function exportRun(rawOptions: ExportRunOptions): Promise<ExportSum
   await checkOutput(options.out, target);
 
   const run = await readRunResults(options.run);
-  const tornFiles = run.tornLastLine ? [run.path] : [];
-  let content: Uint8Array | string;
-  let rows: number;
-  let skipped: Record<string, number>;
-  if (format === "trajectories") {
-    const lines = trajectoryLines(run.results, run.path);
-    ({ text: content, rows, skipped } = lines);
-  } else {
-    let table: ExportTable;
-    const stepTable = STEP_TABLES[format];
-    if (stepTable) {
-      if (options.role !== undefined) checkRole(run.results, options.role, run.path);
-      table = stepTable(run.results, { source: run.path, ...(options.role !== undefined && { role: options.role }) });
-    } else {
-      const labels = options.labels as string;
-      const labelFile = await stat(labels).catch(() => undefined);
-      if (!labelFile?.isFile()) throw new InvalidInputError("--labels", "the JSONL file of labelled states `selfplay prm label --out FILE` wrote", labels);
-      const contents = await readJsonl(labels, PrmExampleSchema);
-      if (contents.tornLastLine !== null) tornFiles.push(labels);
-      table = trlPrmTable(contents.records, { labelsSource: labels, runSource: run.path, runTasks: promptTasks(run.results) });
-    }
-    content = encodeParquet(table, format);
-    rows = table.rows.length;
-    skipped = { ...table.skipped };
-  }
+  const exported = format === "trajectories" ? trajectoryLines(run.results, run.path) : await parquetExport(format, run, options);
+  // Every check is behind us: the folder and the file appear only now, the file whole.
   await mkdir(options.out, { recursive: true });
-  await writeFileAtomic(target, content);
-  return { format, file: target, rows, skipped, tornFiles };
+  await writeFileAtomic(target, exported.content);
+  const tornFiles = [...(run.tornLastLine ? [run.path] : []), ...(exported.tornFiles ?? [])];
+  return { format, file: target, rows: exported.rows, skipped: { ...exported.skipped }, tornFiles };
+}
+
+/** A Parquet format's file: its table from the run's Steps, or (trl-prm) from the labelled states. */
+async function parquetExport(format: ExportFormat, run: RunResults, options: z.output<typeof ExportRunOptionsSchema>): Promise<ExportContent> {
+  let table: ExportTable;
+  const tornFiles: string[] = [];
+  const stepTable = STEP_TABLES[format];
+  if (stepTable) {
+    if (options.role !== undefined) checkRole(run.results, options.role, run.path);
+    table = stepTable(run.results, { source: run.path, ...(options.role !== undefined && { role: options.role }) });
+  } else {
+    const labels = options.labels as string;
+    const labelFile = await stat(labels).catch(() => undefined);
+    if (!labelFile?.isFile()) throw new InvalidInputError("--labels", "the JSONL file of labelled states `selfplay prm label --out FILE` wrote", labels);
+    const contents = await readJsonl(labels, PrmExampleSchema);
+    if (contents.tornLastLine !== null) tornFiles.push(labels);
+    table = trlPrmTable(contents.records, { labelsSource: labels, runSource: run.path, runTasks: promptTasks(run.results) });
+  }
+  return { content: encodeParquet(table, format), rows: table.rows.length, skipped: table.skipped, tornFiles };
 }
 
 /** Refuses an `out` that is a file, or that already holds the file this export writes. */

@@ -1,12 +1,7 @@
 import { InvalidInputError } from "../../core/errors/index.js";
 import type { GenerateResult } from "../../core/schemas/generate-result.js";
+import type { ExportContent } from "./export-content.js";
 
-export interface TrajectoryLines {
-  /** The JSONL text: one GenerateResult tree a line, newline-terminated. */
-  text: string;
-  rows: number;
-  skipped: { unscoredTrees: number };
-}
 
 /**
  * selfplay's own trajectories: the result trees of rollouts.jsonl, one a
@@ -16,12 +11,12 @@ export interface TrajectoryLines {
  * failed, and so did any sub-episode) is left out; a tree with some scored
  * rollout is kept whole, its failed ones marked by their `outcome`.
  */
-export function trajectoryLines(results: readonly GenerateResult[], source: string): TrajectoryLines {
+export function trajectoryLines(results: readonly GenerateResult[], source: string): ExportContent {
   const kept = results.filter(hasScoredRollout);
   if (kept.length === 0) {
     throw new InvalidInputError(`${source} (--format trajectories)`, `a run with at least one scored rollout; its ${results.length} line(s) hold none`);
   }
-  return { text: kept.map((result) => `${JSON.stringify(result)}\n`).join(""), rows: kept.length, skipped: { unscoredTrees: results.length - kept.length } };
+  return { content: kept.map((result) => `${JSON.stringify(result)}\n`).join(""), rows: kept.length, skipped: { unscoredTrees: results.length - kept.length } };
 }
 
 function hasScoredRollout(result: GenerateResult): boolean {
