@@ -92,6 +92,9 @@ export {
   type ConstraintMaskReplayer, GgmlTrainer, GgmlTrainerOptionsSchema, type GgmlTrainerOptions
 } from "./training/index.js";
 
+// Export: a run's rollouts as TRL's and verl's datasets (Parquet) or selfplay's own trajectories
+export { exportRun, ExportRunOptionsSchema, type ExportRunOptions, type ExportSummary, ExportFormatSchema, type ExportFormat } from "./training/index.js";
+
 // Errors, each from the errors/ folder beside the layer that throws it
 export { SelfplayError, InvalidInputError, UnknownKeyError, JudgeOutputError, StructuredOutputError, InvalidRewardError, CorruptJsonlError, type ErrorRecord } from "./core/errors/index.js";
 export { GgufError, GgufFileNotFoundError, NotGgufError, UnsupportedGgufVersionError, TruncatedGgufError, CorruptGgufError, UnsupportedTensorTypeError, GgufTensorNotFoundError } from "./gguf/errors/index.js";

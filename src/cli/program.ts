@@ -26,6 +26,7 @@ import { registerDialecticCommand } from "./commands/dialectic-command.js";
 import { registerDreamCommand } from "./commands/dream-command.js";
 import { registerEvalCommand } from "./commands/eval-command.js";
 import { registerExploitsCommands } from "./commands/exploits-command.js";
+import { registerExportCommand } from "./commands/export-command.js";
 import { registerGenerateCommand } from "./commands/generate-command.js";
 import { registerModelCommands } from "./commands/model-command.js";
 import { registerPretrainCommand } from "./commands/pretrain-command.js";
@@ -45,7 +46,7 @@ const BAD_INPUT_ERRORS = [InvalidInputError, EnvironmentModuleError, EpisodeModu
 const EXPLAINED_RUN_FAILURES = [RolloutsFailedError, NothingTrainedError, TrainingDivergedError, PolicyVersionMismatchError];
 
 /** Every command module, in the order `--help` lists them. */
-const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand, registerTrainCommand, registerTrainCompareCommand, registerPrmCommands, registerTournamentCommand, registerRiddlesCommand, registerBenchCommands, registerDevicesCommand, registerReplayCommand, registerExploitsCommands, registerSandboxCommand, registerDreamCommand];
+const COMMANDS: readonly RegisterCommand[] = [registerRunCommand, registerGenerateCommand, registerDialecticCommand, registerModelCommands, registerPretrainCommand, registerEvalCommand, registerCheckLogprobsCommand, registerTrainCommand, registerTrainCompareCommand, registerExportCommand, registerPrmCommands, registerTournamentCommand, registerRiddlesCommand, registerBenchCommands, registerDevicesCommand, registerReplayCommand, registerExploitsCommands, registerSandboxCommand, registerDreamCommand];
 
 export interface MainOptions {
   io: CliIo;

@@ -16,3 +16,5 @@ export { replayConstraintMasks, type ConstraintMaskReplayer } from "./update/rep
 export { GgmlTrainer, GgmlTrainerOptionsSchema, type GgmlTrainerOptions } from "./ggml/ggml-trainer.js";
 export { GgmlMemoryError, GgmlTrainerUnavailableError } from "./ggml/errors/index.js";
 export { NothingTrainedError, RolloutsFailedError, TrainingDivergedError } from "./loop/errors/index.js";
+export { exportRun, ExportRunOptionsSchema, type ExportRunOptions, type ExportSummary } from "./export/export-run.js";
+export { ExportFormatSchema, type ExportFormat } from "./export/export-format.js";
