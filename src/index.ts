@@ -31,7 +31,7 @@ export {
   type GrammarConstraint
 } from "./core/index.js";
 
-// Inference on local models: the llama.cpp client, devices, grammars, model and LoRA adapter files, embeddings
+// Inference: the llama.cpp client, the client of llama-server and vLLM fleets, devices, grammars, model and LoRA adapter files, embeddings
 export {
   LlamaInferenceClient, LlamaInferenceClientOptionsSchema, type LlamaInferenceClientOptions, DeviceSchema,
   DeviceRecordSchema, parseDevice, resolveDevice, describeDevice, deviceRecord, type Device, type DeviceKind,
@@ -43,7 +43,9 @@ export {
   CreateRandomLoraAdapterOptionsSchema, DEFAULT_LORA_TARGETS, type CreateRandomLoraAdapterOptions, readLoraAdapter,
   type LoraAdapterHeader, type LoraAdapterTensor, validateLoraAdapter, type ValidatedLoraAdapter, mergeLoraAdapter,
   MergeLoraAdapterOptionsSchema, type MergeLoraAdapterOptions, type MergedModel, ConstraintMasksSchema,
-  type ConstraintMasks, LlamaTextEmbedder, LlamaTextEmbedderOptionsSchema, type LlamaTextEmbedderOptions
+  type ConstraintMasks, LlamaTextEmbedder, LlamaTextEmbedderOptionsSchema, type LlamaTextEmbedderOptions,
+  OpenAICompatibleClient, type WeightUpdateTiming, OpenAICompatibleClientOptionsSchema, ServerKindSchema,
+  type OpenAICompatibleClientOptions, type ServerKind, type EndpointStatus
 } from "./inference/index.js";
 
 // The arena and the rollout pool
@@ -107,6 +109,10 @@ export {
   InvalidModelFileError,
   InvalidAdapterFileError,
   AdapterMismatchError,
+  EndpointRequestError,
+  EndpointUnavailableError,
+  ServerCapabilityError,
+  PolicyVersionMismatchError,
 } from "./inference/errors/index.js";
 export { UnknownEpisodeTypeError, UnknownRoleError, RolloutAbortedError } from "./arena/errors/index.js";
 export { EpisodeModuleError, RolloutWorkerCrashedError, RolloutTimeoutError, RolloutPoolError } from "./arena/pool/errors/index.js";

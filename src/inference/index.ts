@@ -1,6 +1,9 @@
-// Inference on local models: the llama.cpp client, devices, grammars, model and LoRA adapter files, embeddings.
+// Inference: the llama.cpp client, the client of llama-server and vLLM fleets, devices, grammars, model and LoRA adapter files, embeddings.
 export { LlamaInferenceClient } from "./llama/llama-inference-client.js";
 export { LlamaInferenceClientOptionsSchema, type LlamaInferenceClientOptions } from "./llama/llama-client-options.js";
+export { OpenAICompatibleClient, type WeightUpdateTiming } from "./server/openai-compatible-client.js";
+export { OpenAICompatibleClientOptionsSchema, ServerKindSchema, type OpenAICompatibleClientOptions, type ServerKind } from "./server/server-client-options.js";
+export type { EndpointStatus } from "./server/endpoint-fleet.js";
 export { DeviceSchema, DeviceRecordSchema, parseDevice, resolveDevice, describeDevice, deviceRecord, type Device, type DeviceKind, type DeviceRequest, type DeviceRecord, type GgmlDevice, type ResolvedDevice } from "./device/index.js";
 export { findDevice } from "./native/open-native-device.js";
 export { listNativeDevices, type NativeDevices } from "./native/list-native-devices.js";
@@ -15,4 +18,4 @@ export { validateLoraAdapter, type ValidatedLoraAdapter } from "./model-files/va
 export { mergeLoraAdapter, MergeLoraAdapterOptionsSchema, type MergeLoraAdapterOptions, type MergedModel } from "./model-files/merge-lora-adapter.js";
 export { ConstraintMasksSchema, type ConstraintMasks } from "./grammar/constraint-masks.js";
 export { LlamaTextEmbedder, LlamaTextEmbedderOptionsSchema, type LlamaTextEmbedderOptions } from "./embeddings/llama-text-embedder.js";
-export { DeviceNotFoundError, DeviceBuildConflictError, GrammarRejectedTokenError } from "./errors/index.js";
+export { DeviceNotFoundError, DeviceBuildConflictError, GrammarRejectedTokenError, EndpointRequestError, EndpointUnavailableError, ServerCapabilityError, PolicyVersionMismatchError } from "./errors/index.js";
