@@ -8,6 +8,8 @@ export interface LlamaServerLaunchOptions {
   binary: string;
   /** The GGUF to serve (single-model mode)… */
   modelPath?: string;
+  /** A LoRA adapter over `modelPath` (`--lora`): a single-model server takes new weights only by a restart with another. */
+  loraPath?: string;
   /** …or the `--models-preset` file of router mode, where policy versions are presets loaded on request. */
   presetFile?: string;
   /** Sequences decoded together (`--parallel`). */
@@ -48,6 +50,7 @@ export async function launchLlamaServer(options: LlamaServerLaunchOptions): Prom
   const port = options.port ?? (await freePort());
   const args = [
     ...(options.modelPath !== undefined ? ["--model", options.modelPath] : ["--models-preset", options.presetFile as string]),
+    ...(options.loraPath !== undefined ? ["--lora", options.loraPath] : []),
     "--host", "127.0.0.1",
     "--port", String(port),
     "--parallel", String(options.slots),
