@@ -104,6 +104,14 @@ describe("selfplay run --client openai when a server dies mid-run", () => {
     expect(endpoints.slice(-8).every((endpoint) => endpoint === survivor.url)).toBe(true);
   });
 
+  it("refuses to train on a single-model llama-server, before the run starts", async () => {
+    const out = join(folder, "train-single");
+    const { code, stderr } = await runCli(["train", "--model", modelPath, "--steps", "1", "--out", out, "--client", "openai", "--endpoint", (servers[1] as LaunchedLlamaServer).url]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/cannot train on these servers: a llama-server started with one model cannot load new weights: start it in router mode/);
+    expect(existsSync(join(out, "metrics.jsonl"))).toBe(false);
+  });
+
   it("refuses a dead endpoint at the start with exit 2, naming it", async () => {
     const { code, stderr } = await runCli(["run", "arithmetic", "--client", "openai", "--endpoint", "http://127.0.0.1:9", "--model", modelPath, "--count", "2", "--out", join(folder, "dead")]);
     expect(code).toBe(2);

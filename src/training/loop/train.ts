@@ -302,12 +302,19 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   }
 }
 
-/** A fleet's client, refused for training when its logprobs are not the sampled distribution's (the trainer's importance weights need them). */
+/**
+ * A fleet's client, refused for training before the run starts when its
+ * logprobs are not the sampled distribution's (the importance weights need
+ * them) or when it cannot take new weights (a single-model llama-server).
+ */
 async function openTrainableServerClient(options: OpenAICompatibleClientOptions): Promise<OpenAICompatibleClient> {
   const client = await OpenAICompatibleClient.create(options);
-  if (client.trainingRefusal !== undefined) {
+  const refusal =
+    client.trainingRefusal ??
+    (client.capabilities.lora ? undefined : "a llama-server started with one model cannot load new weights: start it in router mode (--models-preset FILE) and pass presetFile (--preset-file) and the base preset's name (--server-model)");
+  if (refusal !== undefined) {
     await client.dispose();
-    throw new ServerCapabilityError(`cannot train on these servers: ${client.trainingRefusal}`);
+    throw new ServerCapabilityError(`cannot train on these servers: ${refusal}`);
   }
   return client;
 }
