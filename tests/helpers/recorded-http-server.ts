@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 
 /** One request the server received, its body parsed as JSON when it was JSON. */
 export interface ReceivedRequest {
@@ -24,9 +25,10 @@ export interface RecordedHttpServer {
   close(): Promise<void>;
 }
 
-export async function startRecordedHttpServer(recording: Recording): Promise<RecordedHttpServer> {
+/** Serves the recording over http, or over https with `tls`'s PEM key and certificate. */
+export async function startRecordedHttpServer(recording: Recording, tls?: { key: string; cert: string }): Promise<RecordedHttpServer> {
   const received: ReceivedRequest[] = [];
-  const server: Server = createServer((request, response) => {
+  const listener: RequestListener = (request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
@@ -45,12 +47,13 @@ export async function startRecordedHttpServer(recording: Recording): Promise<Rec
       response.setHeader("content-type", typeof answer.body === "string" ? "text/plain" : "application/json");
       response.end(typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body));
     });
-  });
+  };
+  const server: Server = tls === undefined ? createServer(listener) : createHttpsServer(tls, listener);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   if (typeof address !== "object" || address === null) throw new Error("the recorded server has no port");
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url: `${tls === undefined ? "http" : "https"}://127.0.0.1:${address.port}`,
     received,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -1,7 +1,11 @@
+import { execFileSync } from "node:child_process";
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { bundledArithmeticBase } from "../../../src/inference/model-files/bundled-models.js";
 import { OpenAICompatibleClient } from "../../../src/inference/server/openai-compatible-client.js";
-import { PolicyVersionMismatchError, ServerCapabilityError } from "../../../src/inference/errors/index.js";
+import { EndpointUnavailableError, PolicyVersionMismatchError, ServerCapabilityError } from "../../../src/inference/errors/index.js";
 import { startRecordedHttpServer, type ReceivedRequest, type RecordedHttpServer } from "../../helpers/recorded-http-server.js";
 
 /**
@@ -129,6 +133,26 @@ describe("OpenAICompatibleClient against vLLM's recorded answers", () => {
       await client.swapWeights({ policyVersion: 1, loraPath: "/runs/x/policies/policy-v1" });
       await expect(client.generate([request])).rejects.toThrow(PolicyVersionMismatchError);
       await expect(client.generate([request])).rejects.toThrow(/answered with model "Qwen\/Qwen2\.5-0\.5B-Instruct" where the request named "Qwen\/Qwen2\.5-0\.5B-Instruct-selfplay-v1" \(policy version 1\)/);
+    } finally {
+      await client.dispose();
+    }
+  });
+});
+
+describe("OpenAICompatibleClient over https", () => {
+  it("trusts a server whose certificate --ca-file vouches for, and refuses it otherwise", async () => {
+    // A self-signed certificate for 127.0.0.1, made by the openssl command line.
+    const folder = await mkdtemp(join(tmpdir(), "selfplay-tls-"));
+    const [key, cert] = [join(folder, "key.pem"), join(folder, "cert.pem")];
+    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { stdio: "ignore" });
+    server = await startRecordedHttpServer(vllm({ logprobsMode: "processed_logprobs" }), { key: await readFile(key, "utf8"), cert: await readFile(cert, "utf8") });
+    expect(server.url).toMatch(/^https:/);
+    await expect(OpenAICompatibleClient.create({ endpoints: [server.url], serverKind: "vllm", modelPath })).rejects.toThrow(EndpointUnavailableError);
+    await expect(OpenAICompatibleClient.create({ endpoints: [server.url], serverKind: "vllm", modelPath })).rejects.toThrow(/\/health failed: (DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)/);
+    const client = await OpenAICompatibleClient.create({ endpoints: [server.url], serverKind: "vllm", modelPath, tls: { caFile: cert } });
+    try {
+      const [output] = await client.generate([request]);
+      expect(output?.text).toBe("19");
     } finally {
       await client.dispose();
     }
