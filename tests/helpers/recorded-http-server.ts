@@ -11,6 +11,8 @@ export interface ReceivedRequest {
 
 export interface RecordedAnswer {
   status?: number;
+  /** Milliseconds to wait before answering (a slow generation). */
+  delayMilliseconds?: number;
   /** Sent as JSON; a string is sent as it is. */
   body?: unknown;
 }
@@ -42,10 +44,12 @@ export async function startRecordedHttpServer(recording: Recording, tls?: { key:
       const entry = { method: request.method ?? "GET", path: request.url ?? "/", headers: request.headers, body };
       received.push(entry);
       const answer = recording(entry) ?? { status: 404, body: { error: { message: `no recording for ${entry.method} ${entry.path}` } } };
-      response.statusCode = answer.status ?? 200;
-      if (answer.body === undefined) return response.end();
-      response.setHeader("content-type", typeof answer.body === "string" ? "text/plain" : "application/json");
-      response.end(typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body));
+      setTimeout(() => {
+        response.statusCode = answer.status ?? 200;
+        if (answer.body === undefined) return response.end();
+        response.setHeader("content-type", typeof answer.body === "string" ? "text/plain" : "application/json");
+        response.end(typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body));
+      }, answer.delayMilliseconds ?? 0);
     });
   };
   const server: Server = tls === undefined ? createServer(listener) : createHttpsServer(tls, listener);

@@ -213,13 +213,21 @@ export class OpenAICompatibleClient implements InferenceClient {
     const swap = (async () => {
       const started = performance.now();
       const version = await serving.prepare(parsed);
-      const endpoints = await Promise.all(
-        this.fleet.liveUrls().map(async (url) => {
+      const urls = this.fleet.liveUrls();
+      const outcomes = await Promise.allSettled(
+        urls.map(async (url) => {
           const began = performance.now();
           await serving.load(url, version, parsed);
           return { url, seconds: (performance.now() - began) / 1000 };
         }),
       );
+      const endpoints = outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
+      const failures = outcomes.flatMap((outcome) => (outcome.status === "rejected" ? [reason(outcome.reason)] : []));
+      if (endpoints.length === 0) throw new EndpointUnavailableError(`no endpoint could load policy version ${version.version}: ${failures.join("; ")}`);
+      // An endpoint that could not load it stops taking requests; it is probed, and loads the current version when it answers again.
+      for (const [index, outcome] of outcomes.entries()) {
+        if (outcome.status === "rejected") this.fleet.markDown(urls[index] as string, `could not load policy version ${version.version}: ${reason(outcome.reason)}`);
+      }
       const previous = this.current;
       this.current = { ...version, inFlight: 0, retired: false };
       this.currentUpdate = parsed;
@@ -251,17 +259,15 @@ export class OpenAICompatibleClient implements InferenceClient {
       ...(request.constraint !== null && { grammar: grammarTextFor(request.constraint) }),
       ...(request.constraint?.logitBias !== undefined && { logitBias: this.logitBias(request.constraint.logitBias) }),
     };
-    const { value: completion, url } = await this.fleet.run(async (endpoint) => {
-      const response = await requestJson(endpoint, this.protocol.completionPath, this.transport, { method: "POST", body: this.protocol.completionBody(serverRequest), ...(signal && { signal }) });
-      const read = this.protocol.readCompletion(response);
-      if (typeof read === "string") throw new EndpointRequestError(endpoint, read, false);
-      if (read.model !== version.model) {
-        throw new PolicyVersionMismatchError(
-          `${endpoint} answered with model ${JSON.stringify(read.model)} where the request named ${JSON.stringify(version.model)} (policy version ${version.version}): is it serving another model, or a router without selfplay's presets?`,
-        );
-      }
-      return { ...read, logprobs: await this.fillMissingLogprobs(endpoint, serverRequest, read) };
-    }, signal);
+    let answered: { value: ServerCompletion; url: string };
+    try {
+      answered = await this.fleet.run((endpoint) => this.complete(endpoint, serverRequest, version.version, signal), signal);
+    } catch (error) {
+      // As the in-process engine ends an aborted call: an "abort" output (the server's partial tokens are not sent back).
+      if (signal?.aborted !== true) throw error;
+      return { text: "", promptTokenIds: Int32Array.from(promptTokens), completionTokenIds: new Int32Array(0), completionLogprobs: new Float64Array(0), finishReason: "abort", constrained: request.constraint !== null, policyVersion: version.version };
+    }
+    const { value: completion, url } = answered;
     const tokens = completion.tokenIds as Token[];
     const last = tokens.at(-1);
     const textTokens = last !== undefined && this.vocabulary.isEogToken(last) ? tokens.slice(0, -1) : tokens;
@@ -277,6 +283,19 @@ export class OpenAICompatibleClient implements InferenceClient {
       policyVersion: version.version,
       endpoint: url,
     };
+  }
+
+  /** One completion from one endpoint, its model name checked and its missing logprobs filled. */
+  private async complete(endpoint: string, request: ServerCompletionRequest, version: number, signal: AbortSignal | undefined): Promise<ServerCompletion> {
+    const response = await requestJson(endpoint, this.protocol.completionPath, this.transport, { method: "POST", body: this.protocol.completionBody(request), ...(signal && { signal }) });
+    const read = this.protocol.readCompletion(response);
+    if (typeof read === "string") throw new EndpointRequestError(endpoint, read, false);
+    if (read.model !== request.model) {
+      throw new PolicyVersionMismatchError(
+        `${endpoint} answered with model ${JSON.stringify(read.model)} where the request named ${JSON.stringify(request.model)} (policy version ${version}): is it serving another model, or a router without selfplay's presets?`,
+      );
+    }
+    return { ...read, logprobs: await this.fillMissingLogprobs(endpoint, request, read) };
   }
 
   /** Asks again, one position at a time, for the logprobs the server left out (see `ServerProtocol.nextTokenLogprob`). */

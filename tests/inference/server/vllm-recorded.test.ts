@@ -21,7 +21,7 @@ const SERVED = "Qwen/Qwen2.5-0.5B-Instruct";
 const modelPath = bundledArithmeticBase();
 
 /** What the recorded vLLM answers: "19" and an end of generation, with logprobs per token; raw logprobs ignore the temperature. */
-function vllm(options: { logprobsMode: "raw_logprobs" | "processed_logprobs"; answerModel?: (requested: string) => string }) {
+function vllm(options: { logprobsMode: "raw_logprobs" | "processed_logprobs"; answerModel?: (requested: string) => string; slowTokens?: number }) {
   return (request: ReceivedRequest) => {
     if (request.path === "/health") return { body: "" };
     if (request.path === "/v1/models") return { body: { object: "list", data: [{ id: SERVED, object: "model", owned_by: "vllm", max_model_len: 256 }] } };
@@ -33,6 +33,7 @@ function vllm(options: { logprobsMode: "raw_logprobs" | "processed_logprobs"; an
     const tokens = [52, 60, 2].slice(0, body.max_tokens);
     const logprobs = [-0.5, -0.25, -0.01].slice(0, tokens.length).map((logprob) => logprob * scale);
     return {
+      ...(options.slowTokens !== undefined && body.max_tokens >= options.slowTokens && { delayMilliseconds: 5000 }),
       body: {
         id: "cmpl-recorded",
         object: "text_completion",
@@ -121,6 +122,22 @@ describe("OpenAICompatibleClient against vLLM's recorded answers", () => {
       // Version 1 had no call in flight: it is unloaded once version 2 serves.
       expect(server.received.filter((received) => received.path === "/v1/unload_lora_adapter").map((received) => received.body)).toEqual([{ lora_name: `${SERVED}-selfplay-v1` }]);
       await expect(client.swapWeights({ policyVersion: 3, modelPath: "/runs/x/policies/policy-v3.gguf" })).rejects.toThrow(ServerCapabilityError);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it("ends a call aborted while the server generates as the engine does, with an abort output", async () => {
+    server = await startRecordedHttpServer(vllm({ logprobsMode: "processed_logprobs", slowTokens: 8 }));
+    const client = await OpenAICompatibleClient.create({ endpoints: [server.url], serverKind: "vllm", modelPath });
+    try {
+      const started = performance.now();
+      const [output] = await client.generate([request], { signal: AbortSignal.timeout(100) });
+      expect(performance.now() - started).toBeLessThan(3000);
+      expect(output).toMatchObject({ text: "", finishReason: "abort", policyVersion: 0 });
+      expect(output?.completionTokenIds).toHaveLength(0);
+      // The endpoint is not marked down for an abort: the next call goes there.
+      expect(client.endpoints()[0]?.up).toBe(true);
     } finally {
       await client.dispose();
     }
