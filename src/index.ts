@@ -42,7 +42,8 @@ export {
   type WriteLoraAdapterOptions, type LoraMatrixPair, type WrittenLoraAdapter, createRandomLoraAdapter,
   CreateRandomLoraAdapterOptionsSchema, DEFAULT_LORA_TARGETS, type CreateRandomLoraAdapterOptions, readLoraAdapter,
   type LoraAdapterHeader, type LoraAdapterTensor, validateLoraAdapter, type ValidatedLoraAdapter, mergeLoraAdapter,
-  MergeLoraAdapterOptionsSchema, type MergeLoraAdapterOptions, type MergedModel, ConstraintMasksSchema,
+  MergeLoraAdapterOptionsSchema, type MergeLoraAdapterOptions, type MergedModel, writePeftAdapter,
+  WritePeftAdapterOptionsSchema, type WritePeftAdapterOptions, type WrittenPeftAdapter, ConstraintMasksSchema,
   type ConstraintMasks, LlamaTextEmbedder, LlamaTextEmbedderOptionsSchema, type LlamaTextEmbedderOptions,
   OpenAICompatibleClient, type WeightUpdateTiming, OpenAICompatibleClientOptionsSchema, ServerKindSchema,
   type OpenAICompatibleClientOptions, type ServerKind, type EndpointStatus
@@ -113,6 +114,7 @@ export {
   EndpointUnavailableError,
   ServerCapabilityError,
   PolicyVersionMismatchError,
+  PeftConversionError,
 } from "./inference/errors/index.js";
 export { UnknownEpisodeTypeError, UnknownRoleError, RolloutAbortedError } from "./arena/errors/index.js";
 export { EpisodeModuleError, RolloutWorkerCrashedError, RolloutTimeoutError, RolloutPoolError } from "./arena/pool/errors/index.js";

@@ -16,6 +16,7 @@ export { createRandomLoraAdapter, CreateRandomLoraAdapterOptionsSchema, DEFAULT_
 export { readLoraAdapter, type LoraAdapterHeader, type LoraAdapterTensor } from "./model-files/read-lora-adapter.js";
 export { validateLoraAdapter, type ValidatedLoraAdapter } from "./model-files/validate-lora-adapter.js";
 export { mergeLoraAdapter, MergeLoraAdapterOptionsSchema, type MergeLoraAdapterOptions, type MergedModel } from "./model-files/merge-lora-adapter.js";
+export { writePeftAdapter, WritePeftAdapterOptionsSchema, type WritePeftAdapterOptions, type WrittenPeftAdapter } from "./model-files/write-peft-adapter.js";
 export { ConstraintMasksSchema, type ConstraintMasks } from "./grammar/constraint-masks.js";
 export { LlamaTextEmbedder, LlamaTextEmbedderOptionsSchema, type LlamaTextEmbedderOptions } from "./embeddings/llama-text-embedder.js";
-export { DeviceNotFoundError, DeviceBuildConflictError, GrammarRejectedTokenError, EndpointRequestError, EndpointUnavailableError, ServerCapabilityError, PolicyVersionMismatchError } from "./errors/index.js";
+export { DeviceNotFoundError, DeviceBuildConflictError, GrammarRejectedTokenError, EndpointRequestError, EndpointUnavailableError, ServerCapabilityError, PolicyVersionMismatchError, PeftConversionError } from "./errors/index.js";

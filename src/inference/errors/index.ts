@@ -9,6 +9,7 @@ export { InvalidModelFileError } from "./invalid-model-file-error.js";
 export { NativeAddonUnavailableError } from "./native-addon-unavailable-error.js";
 export { NativeEngineDisposedError } from "./native-engine-disposed-error.js";
 export { NativeEngineError } from "./native-engine-error.js";
+export { PeftConversionError } from "./peft-conversion-error.js";
 export { PolicyVersionMismatchError } from "./policy-version-mismatch-error.js";
 export { ScriptExhaustedError } from "./script-exhausted-error.js";
 export { ServerCapabilityError } from "./server-capability-error.js";

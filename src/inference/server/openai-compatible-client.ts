@@ -136,7 +136,7 @@ export class OpenAICompatibleClient implements InferenceClient {
     const contexts = infos.map((info) => info.contextSize).filter((size): size is number => size !== undefined);
     const serving =
       parsed.serverKind === "vllm"
-        ? vllmAdapterServing(transport, model)
+        ? vllmAdapterServing(transport, model, parsed.modelPath)
         : parsed.presetFile === undefined
           ? undefined
           : llamaServerRouterServing(transport, parsed.presetFile, model, parsed.swapTimeoutSeconds * 1000);

@@ -14,7 +14,9 @@ export const OpenAICompatibleClientOptionsSchema = z.strictObject({
   /**
    * The GGUF file the servers serve (or one with the same vocabulary): the
    * client tokenises prompts itself, so a Step's prompt ids are the ones the
-   * server saw, and detokenises completions to find stop strings.
+   * server saw, and detokenises completions to find stop strings. On vLLM it is
+   * also the base a `.gguf` LoRA update was trained on, which that adapter's
+   * PEFT form is written against (`writePeftAdapter`).
    */
   modelPath: z.string().min(1),
   /** Model name sent in every request: vLLM's served model name; llama-server's alias (router mode: the base preset's name). Default: what the first endpoint lists. */

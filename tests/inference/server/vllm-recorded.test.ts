@@ -1,11 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { bundledArithmeticBase } from "../../../src/inference/model-files/bundled-models.js";
+import { createRandomLoraAdapter } from "../../../src/inference/model-files/create-random-lora-adapter.js";
+import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
 import { OpenAICompatibleClient } from "../../../src/inference/server/openai-compatible-client.js";
-import { EndpointUnavailableError, PolicyVersionMismatchError, ServerCapabilityError } from "../../../src/inference/errors/index.js";
+import { AdapterMismatchError, EndpointUnavailableError, PolicyVersionMismatchError, ServerCapabilityError } from "../../../src/inference/errors/index.js";
 import { startRecordedHttpServer, type ReceivedRequest, type RecordedHttpServer } from "../../helpers/recorded-http-server.js";
 
 /**
@@ -140,6 +143,52 @@ describe("OpenAICompatibleClient against vLLM's recorded answers", () => {
       expect(client.endpoints()[0]?.up).toBe(true);
     } finally {
       await client.dispose();
+    }
+  });
+
+  it("writes a GGUF adapter as a PEFT folder beside it and sends that folder's absolute path", async () => {
+    server = await startRecordedHttpServer(vllm({ logprobsMode: "processed_logprobs" }));
+    const policies = await mkdtemp(join(tmpdir(), "selfplay-vllm-policies-"));
+    const client = await OpenAICompatibleClient.create({ endpoints: [server.url], serverKind: "vllm", modelPath });
+    try {
+      const loraPath = join(policies, "policy-v1.lora.gguf");
+      await createRandomLoraAdapter({ baseModelPath: modelPath, path: loraPath, rank: 2, seed: 1, targets: ["attn_q", "ffn_up"] });
+      await client.swapWeights({ policyVersion: 1, loraPath });
+      const load = server.received.find((received) => received.path === "/v1/load_lora_adapter");
+      expect(load?.body).toEqual({ lora_name: `${SERVED}-selfplay-v1`, lora_path: join(policies, "policy-v1.peft") });
+      expect((await readdir(policies)).sort()).toEqual(["policy-v1.lora.gguf", "policy-v1.peft"]);
+      expect((await readdir(join(policies, "policy-v1.peft"))).sort()).toEqual(["adapter_config.json", "adapter_model.safetensors"]);
+      // The served model's name is the base the PEFT form names.
+      expect(JSON.parse(await readFile(join(policies, "policy-v1.peft", "adapter_config.json"), "utf8"))).toMatchObject({
+        peft_type: "LORA",
+        base_model_name_or_path: SERVED,
+        r: 2,
+        lora_alpha: 2,
+        target_modules: ["q_proj", "up_proj"],
+      });
+      const [output] = await client.generate([request]);
+      expect(output?.policyVersion).toBe(1);
+    } finally {
+      await client.dispose();
+      await rm(policies, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a GGUF adapter made for another base before any endpoint is asked to load it", async () => {
+    server = await startRecordedHttpServer(vllm({ logprobsMode: "processed_logprobs" }));
+    const policies = await mkdtemp(join(tmpdir(), "selfplay-vllm-policies-"));
+    const client = await OpenAICompatibleClient.create({ endpoints: [server.url], serverKind: "vllm", modelPath });
+    try {
+      const otherBase = (await createRandomModel({ path: join(policies, "other.gguf"), preset: "small", architecture: "qwen2", seed: 1 })).path;
+      const loraPath = join(policies, "policy-v1.lora.gguf");
+      await createRandomLoraAdapter({ baseModelPath: otherBase, path: loraPath, rank: 2, seed: 1, targets: ["attn_q"] });
+      await expect(client.swapWeights({ policyVersion: 1, loraPath })).rejects.toThrow(AdapterMismatchError);
+      expect(server.received.some((received) => received.path === "/v1/load_lora_adapter")).toBe(false);
+      expect(existsSync(join(policies, "policy-v1.peft"))).toBe(false);
+      expect(client.policyVersion).toBe(0);
+    } finally {
+      await client.dispose();
+      await rm(policies, { recursive: true, force: true });
     }
   });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -15,6 +15,16 @@ describe("prunePolicies", () => {
     const folder = folderWith(["policy-v0.lora.gguf", "policy-v1.lora.gguf", "policy-v2.lora.gguf", "policy-v3.lora.gguf", "policy-v4.lora.gguf", "notes.txt", "policy-v2.gguf.tmp"]);
     expect(await prunePolicies(folder, 2, 4)).toEqual(["policy-v1.lora.gguf", "policy-v2.lora.gguf"]);
     expect(readdirSync(folder).sort()).toEqual(["notes.txt", "policy-v0.lora.gguf", "policy-v2.gguf.tmp", "policy-v3.lora.gguf", "policy-v4.lora.gguf"]);
+  });
+
+  it("deletes an old version's PEFT folder (vLLM serving's) with its adapter, and keeps the newer ones", async () => {
+    const folder = folderWith(["policy-v0.lora.gguf", "policy-v1.lora.gguf", "policy-v2.lora.gguf"]);
+    for (const version of [0, 1, 2]) {
+      mkdirSync(join(folder, `policy-v${version}.peft`));
+      writeFileSync(join(folder, `policy-v${version}.peft`, "adapter_config.json"), "{}");
+    }
+    expect(await prunePolicies(folder, 1, 2)).toEqual(["policy-v1.lora.gguf", "policy-v1.peft"]);
+    expect(readdirSync(folder).sort()).toEqual(["policy-v0.lora.gguf", "policy-v0.peft", "policy-v2.lora.gguf", "policy-v2.peft"]);
   });
 
   it("keeps every version with \"all\", and all of them while there are no more than K", async () => {
