@@ -64,6 +64,7 @@ describe.skipIf(nativeAddon.binding === undefined)(`selfplay bench (quick)${skip
       expect(result.fleetReason).toBeUndefined();
       expect(result.fleet).toMatchObject({ servers: 2, slotsPerServer: 8, threadsPerServer: 1, sequences: 16, inProcess: inProcess?.ours, inProcessThreads: inProcess?.threads });
       expect(result.fleet.ratioToInProcess).toBeCloseTo(result.fleet.ours / result.fleet.inProcess, 3);
+      expect(result.fleet.sameThreadsRatio).toBeCloseTo(result.fleet.ours / result.fleet.inProcessSameThreads, 3);
     }
   });
 

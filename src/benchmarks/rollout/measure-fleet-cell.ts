@@ -7,6 +7,7 @@ import { launchLlamaServer, type LaunchedLlamaServer } from "../llama-cpp/launch
 import type { LlamaCppRelease } from "../llama-cpp/llama-cpp-release.js";
 import { arithmeticWorkload } from "./arithmetic-workload.js";
 import { decodeRequestsOf, meanLengthsOf } from "./decode-request.js";
+import { measureArenaRollouts } from "./measure-arena-rollouts.js";
 import { measureClientRollouts } from "./measure-client-rollouts.js";
 import type { FleetCell } from "./rollout-bench-result.js";
 
@@ -39,8 +40,10 @@ export type FleetMeasurement = { fleet: FleetCell; fleetReason?: never } | { fle
 /**
  * The arithmetic workload through OpenAICompatibleClient over `servers`
  * llama-server processes in exact mode on 127.0.0.1: generated tokens per
- * second beside the in-process figure, and the seconds to start the servers
- * and to connect. The servers are stopped before it returns.
+ * second beside the in-process figure given and one measured here at the
+ * fleet's total threads (while the servers, started, wait idle), and the
+ * seconds to start the servers and to connect. The servers are stopped
+ * before it returns.
  */
 export async function measureFleetCell(options: FleetCellOptions): Promise<FleetMeasurement> {
   if (options.sequences % options.servers !== 0) throw new InvalidInputError("sequences", `a multiple of servers (${options.servers}), split evenly across their slots`, options.sequences);
@@ -59,6 +62,12 @@ export async function measureFleetCell(options: FleetCellOptions): Promise<Fleet
     return { fleet: null, fleetReason: error.message };
   }
   try {
+    const inProcessSameThreads = Math.round(
+      (await measureArenaRollouts({
+        engine: { modelPath: options.modelPath, sequences: options.sequences, threads: options.servers * options.threadsPerServer, mode: "exact", contextPerSequence: options.contextPerSequence },
+        ...arithmeticWorkload(options.proposals, options.rounds),
+      })).tokensPerSecond,
+    );
     const connecting = performance.now();
     const client = await OpenAICompatibleClient.create({ endpoints: servers.map((server) => server.url), modelPath: options.modelPath });
     const connectSeconds = (performance.now() - connecting) / 1000;
@@ -80,6 +89,8 @@ export async function measureFleetCell(options: FleetCellOptions): Promise<Fleet
           inProcess: Math.round(options.inProcess.tokensPerSecond),
           inProcessThreads: options.inProcess.threads,
           ratioToInProcess: Number((ours / Math.round(options.inProcess.tokensPerSecond)).toFixed(3)),
+          inProcessSameThreads,
+          sameThreadsRatio: Number((ours / inProcessSameThreads).toFixed(3)),
           serverStartSeconds: Number(serverStartSeconds.toFixed(3)),
           connectSeconds: Number(connectSeconds.toFixed(3)),
           servedPerServer: servers.map((server) => client.endpoints().find((endpoint) => endpoint.url === server.url)?.served ?? 0),
@@ -107,10 +118,11 @@ async function launchAll(count: number, launch: () => Promise<LaunchedLlamaServe
 
 /** What the fleet figure says on this machine: servers and this process on too few cores compete, so it is a cost, not a speed-up. */
 export function contentionNote(servers: number, threadsPerServer: number, cores: number): string {
-  const wanted = servers * threadsPerServer + 1;
+  const threads = servers * threadsPerServer;
   const layout = `${servers} llama-server processes × ${threadsPerServer} thread(s) and this process (arena, HTTP client) on ${cores} core(s)`;
-  if (cores < wanted) {
-    return `${layout}: they compete for the cores, so ratioToInProcess is what the HTTP client and the fleet cost against the in-process engine, not a speed-up; servers on machines of their own add each machine's throughput`;
+  const ratios = `ratioToInProcess sets the fleet's ${threads} decode threads against the in-process cell's, sameThreadsRatio against ${threads} in process: the HTTP client's and the fleet's cost`;
+  if (cores < threads + 1) {
+    return `${layout}: they compete for the cores, so neither ratio is a speed-up; ${ratios}; servers on machines of their own add each machine's throughput, which this does not measure`;
   }
-  return `${layout}: each has a core of its own, so ratioToInProcess mixes the HTTP client's and the fleet's cost with the extra cores the servers use; it is one machine, not a fleet of them`;
+  return `${layout}: each has a core of its own, but it is one machine, not a fleet of them; ${ratios}`;
 }

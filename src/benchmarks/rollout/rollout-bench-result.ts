@@ -80,15 +80,19 @@ export const FleetCellSchema = z.object({
   /** `ours` of the in-process exact arithmetic cell of the same run (LlamaInferenceClient, native decoder, `inProcessThreads` threads, the same sequences). */
   inProcess: TokensPerSecondSchema,
   inProcessThreads: z.number().int().positive(),
-  /** ours / inProcess. */
+  /** ours / inProcess: the fleet decodes on servers × threadsPerServer threads, the in-process cell on inProcessThreads. */
   ratioToInProcess: z.number().positive(),
+  /** The same workload in process at servers × threadsPerServer threads (measured in this cell, the servers started and idle): like for like in decode threads. */
+  inProcessSameThreads: TokensPerSecondSchema,
+  /** ours / inProcessSameThreads: what the HTTP client and the fleet cost when both sides decode on as many threads. */
+  sameThreadsRatio: z.number().positive(),
   /** Wall seconds from spawning the servers (together) until every one answered `/health`: their model loads included. */
   serverStartSeconds: z.number().min(0),
   /** Seconds of `OpenAICompatibleClient.create`: every endpoint's /health and /props, the vocabulary load, the sampled-logprobs probe. */
   connectSeconds: z.number().min(0),
   /** Requests each server answered over the cell (the warm-up round and the connect probe included): the fleet's balance. */
   servedPerServer: z.array(z.number().int().min(0)),
-  /** This machine's cores, and what the figure means on it: on fewer cores than the servers' threads and this process, they compete, and `ratioToInProcess` is the client's and fleet's cost, not a speed-up. */
+  /** This machine's cores, and what the figures mean on it: on fewer cores than the servers' threads and this process, they compete, and neither ratio is the speed-up of machines of their own. */
   cores: z.number().int().positive(),
   note: z.string(),
 });

@@ -92,7 +92,7 @@ function formatFleet({ fleet, fleetReason }: RolloutBenchResult): string {
   if (fleet === null) return `fleet (arithmetic, exact, over llama-server): - (${fleetReason})`;
   return [
     `fleet: arithmetic, exact, ${fleet.sequences} sequences over ${fleet.servers} llama-servers (${fleet.slotsPerServer} slots, ${fleet.threadsPerServer} thread(s) each), ${fleet.promptTokens}+${fleet.generatedTokens} tokens: `,
-    `${fleet.ours} tokens/s vs ${fleet.inProcess} in process (${fleet.inProcessThreads} thread(s)), ratio ${fleet.ratioToInProcess}; `,
+    `${fleet.ours} tokens/s vs ${fleet.inProcess} in process at ${fleet.inProcessThreads} thread(s) (ratio ${fleet.ratioToInProcess}) and ${fleet.inProcessSameThreads} at ${fleet.servers * fleet.threadsPerServer} (ratio ${fleet.sameThreadsRatio}); `,
     `servers started in ${fleet.serverStartSeconds.toFixed(1)} s, client connected in ${fleet.connectSeconds.toFixed(1)} s, requests served ${fleet.servedPerServer.join(" / ")}\n  ${fleet.note}`,
   ].join("");
 }

@@ -4,7 +4,7 @@ import { FleetCellSchema } from "../../../../src/benchmarks/rollout/rollout-benc
 import { bundledArithmeticBase } from "../../../../src/inference/model-files/bundled-models.js";
 
 describe("measureFleetCell on two real llama-server processes", () => {
-  it("runs the arithmetic workload through the fleet, both servers answering, and reports it beside the in-process figure", async () => {
+  it("runs the arithmetic workload through the fleet, both servers answering, and reports it beside the in-process figures (given, and at its own threads)", async () => {
     const measured = await measureFleetCell({
       modelPath: bundledArithmeticBase(),
       servers: 2,
@@ -20,6 +20,8 @@ describe("measureFleetCell on two real llama-server processes", () => {
     const cell = FleetCellSchema.parse(measured.fleet);
     expect(cell).toMatchObject({ shape: "arithmetic", preset: "arithmetic-base", mode: "exact", servers: 2, slotsPerServer: 2, threadsPerServer: 1, sequences: 4, inProcess: 100, inProcessThreads: 1 });
     expect(cell.ratioToInProcess).toBeCloseTo(cell.ours / 100, 3);
+    // Measured here: the same workload in process at the fleet's 2 threads.
+    expect(cell.sameThreadsRatio).toBeCloseTo(cell.ours / cell.inProcessSameThreads, 3);
     expect(cell.servedPerServer).toHaveLength(2);
     // 2 proposals × 4 solvers: more requests at once than one server's 2 slots, so both answer.
     for (const served of cell.servedPerServer) expect(served).toBeGreaterThan(0);
