@@ -120,7 +120,10 @@ async function launchAll(count: number, launch: () => Promise<LaunchedLlamaServe
 export function contentionNote(servers: number, threadsPerServer: number, cores: number): string {
   const threads = servers * threadsPerServer;
   const layout = `${servers} llama-server processes × ${threadsPerServer} thread(s) and this process (arena, HTTP client) on ${cores} core(s)`;
-  const ratios = `ratioToInProcess sets the fleet's ${threads} decode threads against the in-process cell's, sameThreadsRatio against ${threads} in process: the HTTP client's and the fleet's cost`;
+  const ratios =
+    `ratioToInProcess sets the fleet's ${threads} decode threads against the in-process cell's; sameThreadsRatio against ${threads} in process, ` +
+    `which leaves the HTTP client's and the fleet's cost together with the difference between llama.cpp builds (llama-server's for this CPU, the engine's library) ` +
+    `and between ${servers} decodes of ${threadsPerServer} thread(s) and one of ${threads}`;
   if (cores < threads + 1) {
     return `${layout}: they compete for the cores, so neither ratio is a speed-up; ${ratios}; servers on machines of their own add each machine's throughput, which this does not measure`;
   }

@@ -84,7 +84,11 @@ export const FleetCellSchema = z.object({
   ratioToInProcess: z.number().positive(),
   /** The same workload in process at servers × threadsPerServer threads (measured in this cell, the servers started and idle): like for like in decode threads. */
   inProcessSameThreads: TokensPerSecondSchema,
-  /** ours / inProcessSameThreads: what the HTTP client and the fleet cost when both sides decode on as many threads. */
+  /**
+   * ours / inProcessSameThreads: both sides decode on as many threads, so what is left is the HTTP client's and the
+   * fleet's cost, with the difference between llama.cpp builds (llama-server's, tuned for this CPU; the engine's
+   * library) and between several one-process decodes and one decode on all the threads.
+   */
   sameThreadsRatio: z.number().positive(),
   /** Wall seconds from spawning the servers (together) until every one answered `/health`: their model loads included. */
   serverStartSeconds: z.number().min(0),
