@@ -56,6 +56,16 @@ describe.skipIf(nativeAddon.binding === undefined)(`selfplay bench (quick)${skip
     expect(result.best.oneSequence).toEqual(bestAt(1));
     expect(result.best.sixteenSequences).toEqual(bestAt(16));
     expect(result.best.goalMet).toBe([result.best.oneSequence, result.best.sixteenSequences].every((cell) => (cell?.ratio ?? 0) >= 0.9));
+    // The exact arithmetic cell again over two llama-servers when llama-server is built (a quick run never builds it), else null with the reason.
+    if (result.fleet === null) {
+      expect(result.fleetReason).toMatch(/^llama-server: /);
+    } else {
+      const inProcess = arithmetic.find((cell) => cell.mode === "exact");
+      expect(result.fleetReason).toBeUndefined();
+      expect(result.fleet).toMatchObject({ servers: 2, slotsPerServer: 8, threadsPerServer: 1, sequences: 16, inProcess: inProcess?.ours, inProcessThreads: inProcess?.threads });
+      expect(result.fleet.ratioToInProcess).toBeCloseTo(result.fleet.ours / result.fleet.inProcess, 3);
+      expect(result.fleet.sameThreadsRatio).toBeCloseTo(result.fleet.ours / result.fleet.inProcessSameThreads, 3);
+    }
   });
 
   it("trainer: tokens/s per tfjs backend (wasm at least) and of the ggml trainer, weight-sync seconds, llama-finetune or the reason it is missing", { timeout: QUICK_RUN_MILLISECONDS }, async () => {

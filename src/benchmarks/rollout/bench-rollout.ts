@@ -6,12 +6,13 @@ import { createRandomModel } from "../../inference/model-files/create-random-mod
 import type { DecodeMode } from "./decode-settings.js";
 import { measureArithmeticCell } from "./measure-arithmetic-cell.js";
 import { measureFixedCell } from "./measure-fixed-cell.js";
+import { measureFleetCell } from "./measure-fleet-cell.js";
 import type { RolloutBenchResult, RolloutCell } from "./rollout-bench-result.js";
 
 export interface RolloutBenchOptions {
   /** Small sizes (tiny model, 1 thread, 16 tokens, one round) for a CI check of the output. */
   quick: boolean;
-  /** Build llama-batched-bench when it is not built yet (minutes); when false its cells report why it is missing. */
+  /** Build llama.cpp's tools (llama-batched-bench, llama-server) when they are not built yet (minutes); when false their cells report why they are missing. */
   buildTools: boolean;
 }
 
@@ -28,11 +29,14 @@ const MODES: readonly DecodeMode[] = ["exact", "fast"];
 const PROMPT_CHARACTERS = 15;
 /** Cells per sequence: 32 prompt + 128 generated tokens fit, and llama.cpp allocates 256 anyway. */
 const CONTEXT_PER_SEQUENCE = 256;
+/** The arithmetic cells' shape: 16 sequences at 1 thread in process; the fleet splits the 16 across two llama-servers of 1 thread each. */
+const ARITHMETIC = { sequences: 16, threads: 1, fleetServers: 2 } as const;
 
 /**
  * Every cell of `selfplay bench rollout`: each preset × thread count ×
  * sequence count × mode with a fixed shape, then the arithmetic self-play
- * workload in both modes, and the best fast-mode ratios the goal is judged on.
+ * workload in both modes, the exact one again over two llama-server processes
+ * (the fleet cell), and the best fast-mode ratios the goal is judged on.
  */
 export async function benchRollout(options: RolloutBenchOptions): Promise<RolloutBenchResult> {
   const plan = options.quick ? PLANS.quick : PLANS.full;
@@ -56,11 +60,18 @@ export async function benchRollout(options: RolloutBenchOptions): Promise<Rollou
     await rm(folder, { recursive: true, force: true });
   }
   const base = bundledArithmeticBase();
+  const arithmetic: Partial<Record<DecodeMode, RolloutCell>> = {};
   for (const mode of MODES) {
-    cells.push(await measureArithmeticCell({
-      modelPath: base, threads: 1, sequences: 16, mode, proposals: plan.proposals, contextPerSequence: CONTEXT_PER_SEQUENCE, rounds: plan.rounds, buildTools: options.buildTools,
-    }));
+    arithmetic[mode] = await measureArithmeticCell({
+      modelPath: base, threads: ARITHMETIC.threads, sequences: ARITHMETIC.sequences, mode, proposals: plan.proposals, contextPerSequence: CONTEXT_PER_SEQUENCE, rounds: plan.rounds, buildTools: options.buildTools,
+    });
+    cells.push(arithmetic[mode]);
   }
+  const inProcess = arithmetic.exact as RolloutCell;
+  const fleet = await measureFleetCell({
+    modelPath: base, servers: ARITHMETIC.fleetServers, sequences: ARITHMETIC.sequences, threadsPerServer: ARITHMETIC.threads, proposals: plan.proposals,
+    contextPerSequence: CONTEXT_PER_SEQUENCE, rounds: plan.rounds, inProcess: { tokensPerSecond: inProcess.ours, threads: inProcess.threads }, buildTools: options.buildTools,
+  });
   // Judged on the largest model measured, at the thread count where llama.cpp itself was fastest: a round that
   // other work on the machine slowed down can then only lower our ratio, never flatter it.
   const largest = plan.presets.at(-1);
@@ -76,6 +87,7 @@ export async function benchRollout(options: RolloutBenchOptions): Promise<Rollou
     loadAverage: Number((loadavg()[0] ?? 0).toFixed(2)),
     cores: availableParallelism(),
     cells,
+    ...fleet,
     best: {
       ratioGoal: RATIO_GOAL,
       oneSequence,

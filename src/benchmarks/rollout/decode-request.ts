@@ -11,6 +11,12 @@ export function decodeRequestsOf(steps: ReadonlyArray<{ promptTokenIds: readonly
   return steps.map((step) => ({ promptTokenIds: step.promptTokenIds, generatedTokens: step.completionTokenIds.length }));
 }
 
+/** The mean prompt and completion lengths of some requests, to a tenth of a token (0 for none): what a natural-length cell reports. */
+export function meanLengthsOf(requests: readonly DecodeRequest[]): { promptTokens: number; generatedTokens: number } {
+  const mean = (values: readonly number[]) => Number((values.reduce((sum, value) => sum + value, 0) / Math.max(values.length, 1)).toFixed(1));
+  return { promptTokens: mean(requests.map((request) => request.promptTokenIds.length)), generatedTokens: mean(requests.map((request) => request.generatedTokens)) };
+}
+
 /** What a replay of arena requests outside the arena (native loop, node-llama-cpp) runs with. */
 export interface ReplayOptions {
   modelPath: string;

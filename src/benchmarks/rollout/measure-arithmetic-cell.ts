@@ -1,10 +1,7 @@
-import { ArtifactStore } from "../../arena/artifact-store.js";
-import { ArithmeticProposerEpisode } from "../../tasks/arithmetic/arithmetic-proposer-episode.js";
-import { ArithmeticSolverEpisode } from "../../tasks/arithmetic/arithmetic-solver-episode.js";
-import { clusterNames } from "../../tasks/arithmetic/arithmetic-task.js";
+import { arithmeticWorkload } from "./arithmetic-workload.js";
 import type { DecodeMode } from "./decode-settings.js";
 import { compareWithEngines } from "./compare-with-engines.js";
-import { decodeRequestsOf } from "./decode-request.js";
+import { decodeRequestsOf, meanLengthsOf } from "./decode-request.js";
 import { measureArenaRollouts } from "./measure-arena-rollouts.js";
 import type { RolloutCell } from "./rollout-bench-result.js";
 
@@ -23,8 +20,6 @@ export interface ArithmeticCellOptions {
   buildTools: boolean;
 }
 
-const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(values.length, 1);
-
 /**
  * The rollout-shaped cell: the RL step's own workload, arithmetic proposals
  * each answered by 4 solvers, on the bundled base — short prompts and
@@ -36,17 +31,10 @@ export async function measureArithmeticCell(options: ArithmeticCellOptions): Pro
   const { modelPath, sequences, threads, mode, contextPerSequence, rounds } = options;
   const arena = await measureArenaRollouts({
     engine: { modelPath, sequences, threads, mode, contextPerSequence },
-    episodes: [
-      { episode: new ArithmeticProposerEpisode({ solvers: 4 }), store: ArtifactStore.of(clusterNames().map((cluster) => ({ cluster }))) },
-      { episode: new ArithmeticSolverEpisode() },
-    ],
-    plan: [{ episodeType: "arithmetic-propose", count: options.proposals }],
-    concurrency: options.proposals,
-    rounds,
+    ...arithmeticWorkload(options.proposals, rounds),
   });
   const requests = decodeRequestsOf(arena.steps);
-  const promptTokens = Number(mean(requests.map((request) => request.promptTokenIds.length)).toFixed(1));
-  const generatedTokens = Number(mean(requests.map((request) => request.generatedTokens)).toFixed(1));
+  const { promptTokens, generatedTokens } = meanLengthsOf(requests);
   return compareWithEngines({
     cell: { shape: "arithmetic", preset: "arithmetic-base", threads, sequences, mode, promptTokens, generatedTokens },
     modelPath,

@@ -82,9 +82,19 @@ function formatRollout(result: RolloutBenchResult): string {
     header,
     ...rows,
     ...reasons.map((reason) => `llama.cpp: ${reason}`),
+    formatFleet(result),
     `best fast-mode ratio: 1 sequence ${best(result.best.oneSequence)}, 16 sequences ${best(result.best.sixteenSequences)}; goal ${result.best.ratioGoal} ${result.best.goalMet ? "met" : "not met"}`,
     "",
   ].join("\n");
+}
+
+function formatFleet({ fleet, fleetReason }: RolloutBenchResult): string {
+  if (fleet === null) return `fleet (arithmetic, exact, over llama-server): - (${fleetReason})`;
+  return [
+    `fleet: arithmetic, exact, ${fleet.sequences} sequences over ${fleet.servers} llama-servers (${fleet.slotsPerServer} slots, ${fleet.threadsPerServer} thread(s) each), ${fleet.promptTokens}+${fleet.generatedTokens} tokens: `,
+    `${fleet.ours} tokens/s vs ${fleet.inProcess} in process at ${fleet.inProcessThreads} thread(s) (ratio ${fleet.ratioToInProcess}) and ${fleet.inProcessSameThreads} at ${fleet.servers * fleet.threadsPerServer} (ratio ${fleet.sameThreadsRatio}); `,
+    `servers started in ${fleet.serverStartSeconds.toFixed(1)} s, client connected in ${fleet.connectSeconds.toFixed(1)} s, requests served ${fleet.servedPerServer.join(" / ")}\n  ${fleet.note}`,
+  ].join("");
 }
 
 function backendLabel(entry: TrainerBenchResult["backends"][number]): string {
