@@ -82,7 +82,6 @@ export class OpenAICompatibleClient implements InferenceClient {
   private currentUpdate: WeightUpdate | undefined;
 
   private constructor(
-    private readonly options: ParsedOpenAICompatibleClientOptions,
     private readonly transport: HttpTransport,
     private readonly protocol: ServerProtocol,
     private readonly fleet: EndpointFleet,
@@ -154,7 +153,7 @@ export class OpenAICompatibleClient implements InferenceClient {
     );
     try {
       const refusal = await checkSampledLogprobs(protocol, fleet, transport, format, model);
-      client = new OpenAICompatibleClient(parsed, transport, protocol, fleet, vocabulary, format, contexts.length === 0 ? undefined : Math.min(...contexts), serving, model, refusal);
+      client = new OpenAICompatibleClient(transport, protocol, fleet, vocabulary, format, contexts.length === 0 ? undefined : Math.min(...contexts), serving, model, refusal);
       return client;
     } catch (error) {
       fleet.close();
