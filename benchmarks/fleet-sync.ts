@@ -18,6 +18,7 @@ import { LlamaInferenceClient } from "../src/inference/llama/llama-inference-cli
 import { bundledArithmeticBase } from "../src/inference/model-files/bundled-models.js";
 import { createRandomLoraAdapter } from "../src/inference/model-files/create-random-lora-adapter.js";
 import { OpenAICompatibleClient } from "../src/inference/server/openai-compatible-client.js";
+import { matchedTokenAgreement } from "../src/training/logprobs/matched-token-agreement.js";
 
 const SLOTS = 4;
 const CONTEXT = 256;
@@ -106,17 +107,8 @@ function sameTokens(output: GenerationOutput, reference: GenerationOutput | unde
 }
 
 function compare(remote: readonly GenerationOutput[], local: readonly GenerationOutput[]): FleetSyncResult["sampled"] {
-  let tokensCompared = 0;
-  let maxAbsLogprobDiff = 0;
-  for (const [index, output] of remote.entries()) {
-    const reference = local[index] as GenerationOutput;
-    for (let position = 0; position < output.completionTokenIds.length; position++) {
-      if (output.completionTokenIds[position] !== reference.completionTokenIds[position]) break;
-      maxAbsLogprobDiff = Math.max(maxAbsLogprobDiff, Math.abs((output.completionLogprobs[position] as number) - (reference.completionLogprobs[position] as number)));
-      tokensCompared++;
-    }
-  }
-  return { identicalCompletions: remote.filter((output, index) => sameTokens(output, local[index])).length, tokensCompared, maxAbsLogprobDiff };
+  const { tokens, maxAbsDiff } = matchedTokenAgreement(remote, local);
+  return { identicalCompletions: remote.filter((output, index) => sameTokens(output, local[index])).length, tokensCompared: tokens, maxAbsLogprobDiff: maxAbsDiff };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -8,6 +8,7 @@ import { LlamaInferenceClient } from "../../src/inference/llama/llama-inference-
 import { bundledArithmeticBase } from "../../src/inference/model-files/bundled-models.js";
 import { createRandomLoraAdapter } from "../../src/inference/model-files/create-random-lora-adapter.js";
 import { OpenAICompatibleClient } from "../../src/inference/server/openai-compatible-client.js";
+import { matchedTokenAgreement } from "../../src/training/logprobs/matched-token-agreement.js";
 import { EndpointUnavailableError, ServerCapabilityError } from "../../src/inference/errors/index.js";
 import { FLEET_CONTEXT, launchFleet, writeBasePreset } from "../helpers/llama-server-fleet.js";
 
@@ -60,17 +61,8 @@ describe("OpenAICompatibleClient on two llama-server processes", () => {
     try {
       const batch = requests(0.7, 16);
       const [remote, local] = [await client.generate(batch), await engine.generate(batch)];
-      let compared = 0;
-      let largest = 0;
-      for (const [index, output] of remote.entries()) {
-        const reference = local[index] as GenerationOutput;
-        // Both draw with llama.cpp's dist sampler seeded alike; compare up to where the draws part, as the engine floor does.
-        for (let position = 0; position < output.completionTokenIds.length; position++) {
-          if (output.completionTokenIds[position] !== reference.completionTokenIds[position]) break;
-          largest = Math.max(largest, Math.abs((output.completionLogprobs[position] as number) - (reference.completionLogprobs[position] as number)));
-          compared++;
-        }
-      }
+      // Both draw with llama.cpp's dist sampler seeded alike; compared up to where the draws part, as the engine floor does.
+      const { tokens: compared, maxAbsDiff: largest } = matchedTokenAgreement(remote, local);
       expect(compared).toBeGreaterThan(40);
       expect(largest).toBeLessThan(1e-4);
     } finally {

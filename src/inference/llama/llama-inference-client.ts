@@ -21,7 +21,7 @@ import { promptFormatFor, type PromptFormat } from "./prompt-format.js";
 import { ConstraintCompiler } from "./constraint-sampling.js";
 import { parseInput } from "../../core/parse-input.js";
 import { chooseDecoder, type Decoder } from "./choose-decoder.js";
-import { firstStop } from "./first-stop.js";
+import { completionText } from "./completion-text.js";
 import { NativePolicyDecoder } from "./native-policy-decoder.js";
 import { NodeLlamaCppDecoder } from "./node-llama-cpp-decoder.js";
 import type { DecodedCompletion, DecodeJob, PolicyDecoder } from "./policy-decoder.js";
@@ -180,23 +180,15 @@ function jobFor(served: ServedPolicy, request: GenerationRequest): DecodeJob {
   return { promptTokens, request, tokenBudget: Math.min(request.sampler.maxTokens, room) };
 }
 
-/**
- * The text of a completion: an end-of-generation token is kept among the
- * tokens (the policy chose to stop) but not in the text, and the text ends
- * before the first stop string.
- */
+/** A decoded completion as the client returns it, with its text (`completionText`). */
 function outputFor(served: ServedPolicy, job: DecodeJob, completion: DecodedCompletion): GenerationOutput {
-  const tokens = Array.from(completion.completionTokenIds) as Token[];
-  const last = tokens.at(-1);
-  const textTokens = last !== undefined && served.model.isEogToken(last) ? tokens.slice(0, -1) : tokens;
-  const decoded = served.model.detokenize(textTokens);
-  const stopAt = firstStop(decoded, job.request.sampler.stop);
+  const { text, stopped } = completionText(served.model, Array.from(completion.completionTokenIds) as Token[], job.request.sampler.stop);
   return {
-    text: stopAt === undefined ? decoded : decoded.slice(0, stopAt),
+    text,
     promptTokenIds: Int32Array.from(job.promptTokens),
     completionTokenIds: completion.completionTokenIds,
     completionLogprobs: completion.completionLogprobs,
-    finishReason: stopAt !== undefined && completion.finishReason === "length" ? "stop" : completion.finishReason,
+    finishReason: stopped && completion.finishReason === "length" ? "stop" : completion.finishReason,
     constrained: job.request.constraint !== null,
     policyVersion: served.version,
   };

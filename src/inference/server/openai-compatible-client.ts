@@ -14,7 +14,7 @@ import { WeightUpdateSchema } from "../../core/inference-client.js";
 import { parseInput } from "../../core/parse-input.js";
 import { EndpointRequestError, EndpointUnavailableError, PolicyVersionMismatchError, ServerCapabilityError } from "../errors/index.js";
 import { grammarTextFor } from "../grammar/grammar-text-for.js";
-import { firstStop } from "../llama/first-stop.js";
+import { completionText } from "../llama/completion-text.js";
 import { loadLlama } from "../llama/load-llama.js";
 import { promptFormatFor, type PromptFormat } from "../llama/prompt-format.js";
 import { validateModelFile } from "../model-files/validate-model-file.js";
@@ -267,17 +267,13 @@ export class OpenAICompatibleClient implements InferenceClient {
       return { text: "", promptTokenIds: Int32Array.from(promptTokens), completionTokenIds: new Int32Array(0), completionLogprobs: new Float64Array(0), finishReason: "abort", constrained: request.constraint !== null, policyVersion: version.version };
     }
     const { value: completion, url } = answered;
-    const tokens = completion.tokenIds as Token[];
-    const last = tokens.at(-1);
-    const textTokens = last !== undefined && this.vocabulary.isEogToken(last) ? tokens.slice(0, -1) : tokens;
-    const decoded = this.vocabulary.detokenize(textTokens);
-    const stopAt = firstStop(decoded, request.sampler.stop);
+    const { text, stopped } = completionText(this.vocabulary, completion.tokenIds as Token[], request.sampler.stop);
     return {
-      text: stopAt === undefined ? decoded : decoded.slice(0, stopAt),
+      text,
       promptTokenIds: Int32Array.from(promptTokens),
-      completionTokenIds: Int32Array.from(tokens),
+      completionTokenIds: Int32Array.from(completion.tokenIds),
       completionLogprobs: Float64Array.from(completion.logprobs),
-      finishReason: signal?.aborted === true ? "abort" : stopAt !== undefined ? "stop" : completion.finishReason,
+      finishReason: signal?.aborted === true ? "abort" : stopped ? "stop" : completion.finishReason,
       constrained: request.constraint !== null,
       policyVersion: version.version,
       endpoint: url,

@@ -1,7 +1,7 @@
 import type { GenerationRequest } from "../../core/inference-client.js";
 import type { Device } from "../../inference/device/device-option.js";
 import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
-import { logprobAgreement } from "./logprob-agreement.js";
+import { matchedTokenAgreement } from "./matched-token-agreement.js";
 
 /** Requests re-decoded for the floor: one batch of this many, and each of them alone. */
 export const ENGINE_FLOOR_BATCH = 16;
@@ -47,18 +47,6 @@ export async function measureEngineFloor(options: EngineFloorOptions): Promise<E
   };
   const batched = await decode(requests.length, [[...requests]]);
   const alone = await decode(1, requests.map((request) => [request]));
-  const batchedLogprobs: number[] = [];
-  const aloneLogprobs: number[] = [];
-  batched.forEach((output, index) => {
-    const single = alone[index];
-    if (single === undefined) return;
-    const length = Math.min(output.completionTokenIds.length, single.completionTokenIds.length);
-    for (let position = 0; position < length; position++) {
-      if (output.completionTokenIds[position] !== single.completionTokenIds[position]) break;
-      batchedLogprobs.push(output.completionLogprobs[position] as number);
-      aloneLogprobs.push(single.completionLogprobs[position] as number);
-    }
-  });
-  const { tokens, maxAbsDiff, p99AbsDiff } = logprobAgreement(batchedLogprobs, aloneLogprobs);
+  const { tokens, maxAbsDiff, p99AbsDiff } = matchedTokenAgreement(batched, alone);
   return { tokens, maxAbsDiff, p99AbsDiff };
 }
