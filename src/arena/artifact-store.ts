@@ -66,6 +66,11 @@ export class ArtifactStore {
     return structuredClone(entry as ArtifactEntry);
   }
 
+  /** The entries' artifacts, oldest first: read them, do not change them (they are not copies). */
+  *artifacts(): IterableIterator<JsonValue> {
+    for (const entry of this.entries) yield entry.artifact;
+  }
+
   /** Draws one of the entries `accept` keeps, with probability proportional to its weight; undefined when it keeps none. */
   sampleWhere(random: RandomStream, accept: (artifact: JsonValue) => boolean): ArtifactEntry | undefined {
     const candidates = this.entries.filter((entry) => accept(entry.artifact));

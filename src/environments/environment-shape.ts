@@ -27,6 +27,7 @@ export const EnvironmentShapeSchema = z.strictObject({
       names: z.array(z.string().min(1)).min(1),
       of: functionSchema,
       outcomes: functionSchema.optional(),
+      shares: z.record(z.string(), z.number().finite().min(0, "a data share ≥ 0 (a cluster's problem or row count)")).optional(),
       firstTask: functionSchema.optional(),
       subEpisodeGroups: z.strictObject({ size: z.number().int().min(1), withSize: functionSchema }).optional(),
     })
@@ -34,6 +35,7 @@ export const EnvironmentShapeSchema = z.strictObject({
   labelledEpisodeTypes: z.array(z.string().min(1)).min(1, "at least one episode type, or leave it out to label every type").optional(),
   evaluate: functionSchema.optional(),
   evaluatesPassAtK: z.boolean().optional(),
+  adjustStepRewards: functionSchema.optional(),
   summarise: functionSchema.optional(),
   summariseRun: functionSchema.optional(),
   trainingDefaults: JsonObjectSchema.optional(),

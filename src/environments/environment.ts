@@ -62,6 +62,16 @@ export interface Environment {
    * band share, clean episodes) leaves it out. Default false.
    */
   readonly evaluatesPassAtK?: boolean;
+  /**
+   * A term of the rewards that no single rollout can compute, over one
+   * training draw's results (R-Zero's penalty on a proposal that others in the
+   * batch repeat): it returns the results with their rewards changed, and
+   * runs before the draw's groups are judged informative and before credit
+   * assignment, so the update, the logged rollouts and the frontier see the
+   * same rewards. It must depend on the draw alone (no state across steps), so
+   * a resumed run scores what the uninterrupted one scored.
+   */
+  adjustStepRewards?(results: readonly GenerateResult[]): GenerateResult[];
   /** The task's own numbers for a step's results (solve rate, valid proposals …), logged under `environment`. */
   summarise?(results: readonly GenerateResult[]): Record<string, number>;
   /** The task's own figures for a whole run, from its metrics.jsonl lines: added to report.json (the arithmetic proposer's distance from its target pass rate). */
@@ -109,6 +119,14 @@ export interface EnvironmentClusters {
    * attempt at its artifact, solved when its mean reward is positive.
    */
   outcomes?(results: readonly GenerateResult[]): ClusterStepOutcome[];
+  /**
+   * Each cluster's share of the task's data, relative (its problem or row
+   * count): the learnable frontier weighs clusters by it and draws its floor
+   * by it, so its picks follow the data (which a held-out split is drawn from)
+   * rather than the list of names. Default: the count of the `episodeType`
+   * store's artifacts in each cluster.
+   */
+  readonly shares?: Readonly<Record<string, number>>;
   /** A task to score a cluster by before it has been played (default: the cluster's name). */
   firstTask?(cluster: string): string;
   /**

@@ -12,8 +12,9 @@ export const FrontierConfigurationSchema = z
      * `prm`: the FrontierTracker's PRM-weighted pick — uncertainty × rarity,
      * saturated clusters at 0 — with its fallbacks, fed each step's
      * per-cluster solve rates. `learnable`: no PRM; each cluster weighted by
-     * p̂(1 − p̂) of its recent pass rate (what a GRPO group of it can teach
-     * now), with a uniform floor. Default `uniform`.
+     * its share of the data × the probability that a group of its attempts
+     * disagrees at its recent pass rate (what a GRPO group of it can teach
+     * now), with a floor drawn by share. Default `uniform`.
      */
     mode: z.enum(["uniform", "prm", "learnable"]).default("uniform"),
     /** The PRM directory (`selfplay prm train --out`) that `prm` mode scores clusters with; absolute in a run's checkpoint. */

@@ -16,7 +16,7 @@ export type ClusterPassRatesSnapshot = z.infer<typeof ClusterPassRatesSnapshotSc
 /**
  * Each cluster's attempts over its last `window` played steps, and the
  * smoothed pass rate p̂ = (successes + prior · k) / (attempts + k) with k the
- * prior's pseudo-count: never 0 or 1, so p(1 − p) never vanishes outright
+ * prior's pseudo-count: never 0 or 1, so a group's disagreement never vanishes outright
  * and the group size for p̂ stays finite.
  */
 export class ClusterPassRates {

@@ -8,7 +8,8 @@ export const PassRateWindowSettingsSchema = z.strictObject({
    * The pass rate assumed before any attempt, strictly between 0 and 1: an
    * unplayed cluster's estimate, and the smoothing that keeps a cluster never
    * solved (or always solved) off 0 (1). Default 0.5: an unplayed cluster has
-   * the highest p(1 − p), so it gets tried.
+   * the highest disagreement (a group of it most likely splits), so it gets
+   * tried.
    */
   priorPassRate: z.number().gt(0).lt(1).default(0.5),
   /** How many attempts the prior counts as (its pseudo-count, > 0): 2 at 0.5 is Laplace's rule (s + 1) / (n + 2). Default 2. */

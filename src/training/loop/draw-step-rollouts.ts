@@ -10,6 +10,8 @@ export interface DrawStepRolloutsOptions {
   arena: Arena;
   dynamicSampling: DynamicSamplingConfiguration;
   isTrainedRole: IsTrainedRole;
+  /** The environment's step-level reward term (`Environment.adjustStepRewards`), applied to each draw as it ends. */
+  adjustRewards?: (results: readonly GenerateResult[]) => GenerateResult[];
   /** Milliseconds of a monotonic clock (`performance.now`); injected so the time budget is testable. */
   now: () => number;
   /** Told each time a top-level episode ends: `done` of the `total` drawn so far this step. */
@@ -51,7 +53,8 @@ export async function drawStepRollouts(options: DrawStepRolloutsOptions): Promis
     for (;;) {
       const drawn = await requests.choose();
       total += drawn.requests.length;
-      const drawResults = await arena.generateRollouts(drawn.requests);
+      const generated = await arena.generateRollouts(drawn.requests);
+      const drawResults = options.adjustRewards ? options.adjustRewards(generated) : generated;
       draws++;
       requests.observe(drawResults);
       results.push(...drawResults);

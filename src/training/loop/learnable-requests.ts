@@ -42,8 +42,9 @@ export interface LearnableRequestsOptions {
 
 /**
  * The clustered plan entry's prompts chosen by the LearnableFrontier — each
- * cluster weighted by p̂(1 − p̂) of its recent pass rate, a uniform floor
- * under it — then an artifact of that cluster drawn from the store. After
+ * cluster weighted by its data share × the probability that a group of its
+ * attempts disagrees at its recent pass rate, a floor by share under it —
+ * then an artifact of that cluster drawn from the store. After
  * each step, every cluster's attempts and successes join its window
  * (successes = the first-attempt rate × the attempts the environment reports).
  */
@@ -73,7 +74,7 @@ export class LearnableRequests implements StepRequests {
       this.frontierRandom = deriveStream(options.seed, "learnable-frontier");
       this.artifactRandom = deriveStream(options.seed, "learnable-artifacts");
     }
-    this.frontier = new LearnableFrontier({ random: this.frontierRandom, passRates: this.passRates, settings });
+    this.frontier = new LearnableFrontier({ random: this.frontierRandom, passRates: this.passRates, settings, shares: clusterShares(environment, this.clusters), groupSize: groupSizeOf(environment, this.clusters) });
   }
 
   async choose(): Promise<StepRequestChoice> {
@@ -102,4 +103,22 @@ export class LearnableRequests implements StepRequests {
   }
 
   async dispose(): Promise<void> {}
+}
+
+/** The clusters' data shares: the environment's, else the count of the store's artifacts in each. */
+function clusterShares(environment: Environment, clusters: EnvironmentClusters): Readonly<Record<string, number>> {
+  if (clusters.shares) return clusters.shares;
+  const counts: Record<string, number> = Object.fromEntries(clusters.names.map((name) => [name, 0]));
+  for (const artifact of environment.stores[clusters.episodeType]?.artifacts() ?? []) {
+    const cluster = clusters.of(artifact);
+    if (Object.hasOwn(counts, cluster)) counts[cluster] = (counts[cluster] as number) + 1;
+  }
+  // A store-less episode type (its artifacts made by the episode) leaves every count at 0: equal shares.
+  return Object.values(counts).some((count) => count > 0) ? counts : Object.fromEntries(clusters.names.map((name) => [name, 1]));
+}
+
+/** Attempts in one GRPO group of a clustered prompt: the episode's own sub-episode group, else the plan entry's group size. */
+function groupSizeOf(environment: Environment, clusters: EnvironmentClusters): number {
+  if (clusters.subEpisodeGroups) return clusters.subEpisodeGroups.size;
+  return Math.max(1, ...environment.plan.filter((entry) => entry.episodeType === clusters.episodeType).map((entry) => entry.groupSize ?? 1));
 }

@@ -222,6 +222,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
         arena,
         dynamicSampling: configuration.dynamicSampling,
         isTrainedRole,
+        ...(environment.adjustStepRewards && { adjustRewards: environment.adjustStepRewards.bind(environment) }),
         now: () => performance.now(),
         onProgress: ({ done, total }) => options.onRolloutProgress?.({ step, done, total }),
       });

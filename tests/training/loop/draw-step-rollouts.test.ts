@@ -71,7 +71,10 @@ const DRAWS: Kind[][] = [
   ["mixed", "mixed", "mixed", "hard"],
 ];
 
-async function draw(configuration: Partial<DynamicSamplingConfiguration>, options: { now?: () => number; onChoose?: () => void } = {}) {
+async function draw(
+  configuration: Partial<DynamicSamplingConfiguration>,
+  options: { now?: () => number; onChoose?: () => void; adjustRewards?: (results: readonly GenerateResult[]) => GenerateResult[] } = {},
+) {
   const arena = new Arena({ client: kindClient(), seed: 1, concurrency: 1 }).register(new ExactMatchEpisode({ maxTokens: 4, answerFormat: "text" }));
   const requests = new ScriptedDraws(DRAWS, options.onChoose);
   const progress: string[] = [];
@@ -81,6 +84,7 @@ async function draw(configuration: Partial<DynamicSamplingConfiguration>, option
     dynamicSampling: DynamicSamplingConfigurationSchema.parse(configuration),
     isTrainedRole: () => true,
     now: options.now ?? (() => 0),
+    ...(options.adjustRewards && { adjustRewards: options.adjustRewards }),
     onProgress: ({ done, total }) => progress.push(`${done}/${total}`),
   });
   return { ...step, observed: requests.observed, progress, nextEpisode: arena.snapshot().nextEpisodeIndex };
@@ -129,6 +133,20 @@ describe("drawStepRollouts", () => {
     expect(step.groups).toEqual({ drawn: 4, informative: 1, kept: 4, dropped: 0, target: 4, draws: 1, reachedTarget: false });
     expect(step.droppedGroups.size).toBe(0);
     expect(step.observed).toEqual([16]);
+  });
+
+  it("applies the environment's step-level reward term to each draw before its groups are judged and observed", async () => {
+    const adjusted: number[] = [];
+    // A term that pays the first member of every group 1 more: every all-equal group now disagrees.
+    const adjustRewards = (results: readonly GenerateResult[]) => {
+      adjusted.push(results.length);
+      return results.map((result, index) => (index % GROUP_SIZE === 0 ? { ...result, rewards: { student: (result.rewards.student ?? 0) + 1 } } : result));
+    };
+    const step = await draw({ enabled: true }, { adjustRewards });
+    expect(adjusted).toEqual([16]);
+    expect(step.groups).toMatchObject({ informative: 4, target: 4, draws: 1, reachedTarget: true });
+    expect(step.results[0]!.rewards.student).toBe(2);
+    expect(step.results[1]!.rewards.student).toBe(1);
   });
 
   it("refuses a bad dynamicSampling field in a training configuration, naming it", () => {

@@ -5,6 +5,7 @@ import { loadEpisodeModule } from "../../../src/arena/pool/episode-module.js";
 import type { Environment } from "../../../src/environments/environment.js";
 import { ScriptedInferenceClient } from "../../../src/inference/scripted-inference-client.js";
 import { addsOnly } from "../../helpers/adds-only-client.js";
+import { createDatasetEnvironment } from "../../../src/tasks/dataset/dataset-environment.js";
 import { createExactMatchEnvironment } from "../../../src/tasks/exact-match/exact-match-environment.js";
 import { LearnableRequests, type LearnableRequestsOptions } from "../../../src/training/loop/learnable-requests.js";
 import { UniformRequests } from "../../../src/training/loop/uniform-requests.js";
@@ -79,6 +80,22 @@ describe("LearnableRequests", () => {
     for (let round = 0; round < 5; round++) for (const [cluster, count] of Object.entries((await requests.choose()).targets)) targets[cluster] = (targets[cluster] ?? 0) + count;
     // The two carry clusters weigh ≈ 0.25 each, the five others (p̂ near 0 or 1) ≈ 0.03: about 0.77 of the draws, where uniform gives 2/7.
     expect(share(targets, "add-carry")).toBeGreaterThan(0.65);
+  });
+
+  it("draws clusters by their share of the store's rows, not uniformly over their names (a 9-row cluster beside an 81-row one)", async () => {
+    const rows = [
+      ...Array.from({ length: 81 }, (_, index) => ({ question: `big ${index}`, answer: "1", kind: "big" })),
+      ...Array.from({ length: 9 }, (_, index) => ({ question: `small ${index}`, answer: "1", kind: "small" })),
+    ];
+    const environment = await createDatasetEnvironment({ data: rows, prompt: "question", cluster: "kind", heldOut: 0, prompts: 30, groupSize: 4 });
+    const arena = new Arena({ client: addsOnly, seed: 3, concurrency: 1 });
+    for (const episode of await loadEpisodeModule(environment.episodes)) arena.register(episode, environment.stores[episode.type]);
+    // Nothing played: both clusters have the prior's pass rate, so the weights are the shares, 0.9 and 0.1.
+    const requests = new LearnableRequests({ environment, arena, seed: 2 });
+    const targets: Record<string, number> = {};
+    for (let round = 0; round < 40; round++) for (const [cluster, count] of Object.entries((await requests.choose()).targets)) targets[cluster] = (targets[cluster] ?? 0) + count;
+    expect(share(targets, "small")).toBeGreaterThan(0.07);
+    expect(share(targets, "small")).toBeLessThan(0.13);
   });
 
   it("resumes from its snapshot and chooses what the uninterrupted one chooses", async () => {
