@@ -52,6 +52,12 @@ export async function trainCompareCommand(rawOptions: unknown, { io }: CommandCo
   for (const [mode, summary] of Object.entries(comparison.modes)) {
     lines.push(`${mode}: mean ${percent(summary.meanAccuracy)}, mean gain ${percent(summary.meanGain)} over ${summary.runs} run(s) (seeds ${summary.seeds.join(", ")})`);
   }
+  const points = (value: number) => `${value >= 0 ? "+" : ""}${(100 * value).toFixed(1)}`;
+  for (const pair of comparison.paired) {
+    if (pair.meanDifference === null) continue;
+    const interval = pair.interval95 === null ? "" : `, 95% interval ${points(pair.interval95[0])} to ${points(pair.interval95[1])}`;
+    lines.push(`${pair.mode} − ${pair.baseline}, paired by seed (${pair.seeds.join(", ")}): ${pair.differences.map(points).join(", ")} points; mean ${points(pair.meanDifference)}${interval}`);
+  }
   io.stdout(`${lines.join("\n")}\n`);
   return EXIT.ok;
 }
@@ -63,7 +69,7 @@ export const registerTrainCompareCommand: RegisterCommand = (program: Command, c
     .argument("<runs...>", "run folders of selfplay train")
     .addOption(new Option("--budget <seconds>", "wall-clock seconds to compare at (default: the shortest run's last evaluation)"))
     .addOption(new Option("--svg <file>", "also draw held-out accuracy over seconds, one line per run"))
-    .addOption(new Option("--json", "print {budgetSeconds, runs, modes}"))
+    .addOption(new Option("--json", "print {budgetSeconds, runs, modes, paired}"))
     .action(async (runs: string[], flags: Record<string, unknown>) => {
       context.setExitCode(await trainCompareCommand({ ...flags, runs }, context));
     });

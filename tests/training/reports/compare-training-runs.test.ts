@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { compareTrainingRuns } from "../../../src/training/reports/compare-training-runs.js";
 import type { TrainingRun } from "../../../src/training/reports/read-training-run.js";
 
-const run = (frontier: "uniform" | "prm", seed: number, evaluations: [number, number, number][]): TrainingRun => ({
+const run = (frontier: "uniform" | "prm" | "learnable", seed: number, evaluations: [number, number, number][]): TrainingRun => ({
   directory: `runs/${frontier}-${seed}`,
   frontier,
   seed,
@@ -35,5 +35,22 @@ describe("compareTrainingRuns", () => {
     expect(comparison.runs.map((entry) => entry.atBudget?.heldOutAccuracy ?? null)).toEqual([0.3, null, null]);
     expect(comparison.modes.prm).toMatchObject({ meanAccuracy: null, meanGain: null });
     expect(() => compareTrainingRuns([])).toThrow(/at least one selfplay train run folder/);
+  });
+
+  it("pairs each mode with uniform by seed: the differences, their mean and its 95% Student's t interval", () => {
+    const at = (frontier: "uniform" | "learnable", seed: number, accuracy: number) => run(frontier, seed, [[0, 0.3, 1], [10, accuracy, 100]]);
+    const comparison = compareTrainingRuns([at("uniform", 1, 0.5), at("uniform", 2, 0.52), at("uniform", 3, 0.48), at("learnable", 3, 0.52), at("learnable", 1, 0.53), at("learnable", 2, 0.52), at("learnable", 4, 0.6)]);
+    const [pair] = comparison.paired;
+    // Seed 4 has no uniform run: left out. Differences 0.03, 0, 0.04; mean 0.07/3; s = 0.0208167; t(0.975, 2) = 4.302653.
+    expect(comparison.paired).toHaveLength(1);
+    expect(pair).toMatchObject({ mode: "learnable", baseline: "uniform", seeds: [1, 2, 3] });
+    expect(pair!.differences.map((value) => Number(value.toFixed(12)))).toEqual([0.03, 0, 0.04]);
+    expect(pair!.meanDifference).toBeCloseTo(0.07 / 3, 12);
+    const half = (4.302653 * Math.sqrt(((0.03 - 0.07 / 3) ** 2 + (0.07 / 3) ** 2 + (0.04 - 0.07 / 3) ** 2) / 2)) / Math.sqrt(3);
+    expect(pair!.interval95![0]).toBeCloseTo(0.07 / 3 - half, 6);
+    expect(pair!.interval95![1]).toBeCloseTo(0.07 / 3 + half, 6);
+    // One shared seed: a difference, no interval; the first runs' modes alone have no pair.
+    expect(compareTrainingRuns([at("uniform", 1, 0.5), at("learnable", 1, 0.53)]).paired[0]).toMatchObject({ seeds: [1], interval95: null });
+    expect(compareTrainingRuns(runs.slice(0, 2)).paired).toEqual([]);
   });
 });
