@@ -67,7 +67,7 @@ export function createArithmeticEnvironment(options?: JsonValue): Environment {
       episodeType: PROPOSE,
       names: clusterNames(),
       of: (artifact) => String((artifact as { cluster?: unknown } | null)?.cluster),
-      // The store holds one artifact per cluster; the problems are spread 45 to 4,455 a cluster (two-digit pairs are 81% of them, and of the held-out draw).
+      // The store holds one artifact per cluster; the training problems are spread 37 to 5,524 a cluster (two-digit pairs are 81% of them, and of the held-out draw).
       shares,
       outcomes: arithmeticClusterOutcomes,
       firstTask: (cluster) => firstTasks.get(cluster) ?? cluster,
