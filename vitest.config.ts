@@ -23,7 +23,7 @@ function textWithHelpers(file: string): string {
 }
 
 const suiteFiles = readdirSync("tests", { recursive: true, encoding: "utf8" })
-  .filter((file) => file.endsWith(".test.ts") && !file.startsWith("device/") && !file.startsWith("fleet/"))
+  .filter((file) => file.endsWith(".test.ts") && !file.startsWith("device/") && !file.startsWith("fleet/") && !file.startsWith("real/"))
   .map((file) => join("tests", file));
 /** The suite's files that load a model: the `engine` project; the rest are `fast`. */
 const engineFiles = suiteFiles.filter((file) => LOADS_A_MODEL.test(textWithHelpers(file)));
@@ -38,7 +38,7 @@ export default defineConfig({
           // No model: the contracts, the systems' logic, schemas, parsers, the CLI's flag handling. Runs in a minute or two.
           name: "fast",
           include: ["tests/**/*.test.ts"],
-          exclude: ["tests/device/**", "tests/fleet/**", ...engineFiles],
+          exclude: ["tests/device/**", "tests/fleet/**", "tests/real/**", ...engineFiles],
           maxWorkers: 2,
           env,
         },
@@ -78,6 +78,19 @@ export default defineConfig({
           include: ["tests/fleet/**/*.test.ts"],
           globalSetup: ["tests/fleet/build-llama-server.ts"],
           maxWorkers: 1,
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+          env,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // A pretrained model someone else made: SmolLM2-135M-Instruct (Q4_1, a real BPE vocabulary and chat template)
+          // through the engine, the chat path, the trainer and the exports. Files mirror src/ under tests/real/.
+          name: "real",
+          include: ["tests/real/**/*.test.ts"],
+          maxWorkers: 2,
           testTimeout: 300_000,
           hookTimeout: 300_000,
           env,

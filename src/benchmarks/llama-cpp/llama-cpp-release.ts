@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { z } from "zod";
 import { LlamaCppToolError } from "../errors/index.js";
 import { packageRoot } from "../../core/package-root.js";
+import { userCacheFolder } from "../../core/user-cache-folder.js";
 
 const ReleaseInfoSchema = z.object({ tag: z.string().min(1) });
 
@@ -24,16 +24,6 @@ function nodeLlamaCppFolder(root: string): string {
     if (existsSync(join(candidate, "package.json"))) return candidate;
     if (dirname(folder) === folder) throw new LlamaCppToolError("llama.cpp source", "node-llama-cpp, whose bundle holds it, is not installed (run npm install)");
   }
-}
-
-/**
- * selfplay's folder in the user's cache: `$SELFPLAY_CACHE_DIR`, else
- * `$XDG_CACHE_HOME/selfplay`, else `~/.cache/selfplay`. What is built there
- * once (llama.cpp's tools) serves every checkout and clone on the machine.
- */
-export function userCacheFolder(environment: Readonly<Record<string, string | undefined>> = process.env): string {
-  if (environment.SELFPLAY_CACHE_DIR) return resolve(environment.SELFPLAY_CACHE_DIR);
-  return join(environment.XDG_CACHE_HOME ? resolve(environment.XDG_CACHE_HOME) : join(homedir(), ".cache"), "selfplay");
 }
 
 /** The bundled llama.cpp release: the same source as the library node-llama-cpp loads, so the comparison is like for like. */

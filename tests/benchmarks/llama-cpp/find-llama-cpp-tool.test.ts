@@ -3,7 +3,8 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findLlamaCppTool } from "../../../src/benchmarks/llama-cpp/find-llama-cpp-tool.js";
-import { bundledLlamaCppRelease, userCacheFolder } from "../../../src/benchmarks/llama-cpp/llama-cpp-release.js";
+import { bundledLlamaCppRelease } from "../../../src/benchmarks/llama-cpp/llama-cpp-release.js";
+import { userCacheFolder } from "../../../src/core/user-cache-folder.js";
 import { LlamaCppToolError } from "../../../src/benchmarks/errors/index.js";
 
 let folder: string;
