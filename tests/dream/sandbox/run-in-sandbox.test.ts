@@ -2,15 +2,17 @@ import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidInputError } from "../../../src/core/errors/index.js";
 import { SandboxOptionsError, SandboxUnavailableError } from "../../../src/dream/errors/index.js";
-import { probeSandboxNamespaces } from "../../../src/dream/sandbox/probe-sandbox-namespaces.js";
 import { runInSandbox, type SandboxInternals } from "../../../src/dream/sandbox/run-in-sandbox.js";
 import { createRunCgroups } from "../../../src/dream/sandbox/run-cgroups.js";
+import { SANDBOX_SKIP_REASON, sandboxNamespaces } from "./sandbox-namespaces-for-tests.js";
 
-const probe = await probeSandboxNamespaces();
+/** This checkout's package.json, wherever it was cloned: a file the host has and the sandbox must not show. */
+const checkoutPackageJson = fileURLToPath(new URL("../../../package.json", import.meta.url));
 const limits = { timeoutMs: 5_000, memoryMb: 128, outputCapBytes: 64 * 1024 };
 
 /** The host is unharmed: it still starts a process, and nothing the run started is alive (no process carries the run's marker). */
@@ -22,7 +24,7 @@ function expectHostUnharmed(marker: string): void {
   expect(survivors).toEqual([]);
 }
 
-describe.skipIf(!probe.available)(`runInSandbox in namespaces${probe.available ? "" : ` (skipped: unshare refused here: ${probe.detail})`}`, () => {
+describe.skipIf(!sandboxNamespaces.available)(`runInSandbox in namespaces${SANDBOX_SKIP_REASON}`, () => {
   it("runs a normal program: it reads its fixture and writes its output, which the caller reads afterwards", async () => {
     const workDirectory = await mkdtemp(join(tmpdir(), "sandbox-test-"));
     try {
@@ -73,28 +75,40 @@ describe.skipIf(!probe.available)(`runInSandbox in namespaces${probe.available ?
     expect(result.stdout.length + result.stderr.length).toBe(10_000);
   });
 
-  // Each escape runs twice: with Node's permission flags (defence in depth) and without, so the namespace view alone is tested.
-  const escapes: [string, string, string[]][] = [
-    ["../ out of the work directory", `console.log(require("fs").readFileSync("../../../work/main/package.json", "utf8"))`, ["ERR_ACCESS_DENIED", "ENOENT"]],
-    ["the project's package.json", `require("fs").readFileSync("/work/main/package.json")`, ["ENOENT"]],
-    ["/root", `console.log(require("fs").readdirSync("/root"))`, ["ERR_ACCESS_DENIED", "ENOENT"]],
-    ["a write to /etc/passwd", `require("fs").writeFileSync("/etc/passwd", "owned")`, ["ERR_ACCESS_DENIED", "EROFS", "ENOENT"]],
-    ["a symlink pointing outside", `console.log(require("fs").readFileSync("outside", "utf8"))`, ["ERR_ACCESS_DENIED", "ENOENT"]],
+  interface Escape {
+    name: string;
+    /** The program, given the host work directory it runs from. */
+    source: (workDirectory: string) => string;
+    /** The error codes it may stop with (ERR_ACCESS_DENIED only with permission flags on). */
+    codes: string[];
+    /** What the same program prints run by `node` on the host from the work directory: the control that the escape aims at something real. */
+    hostPrints?: () => Promise<string>;
+  }
+  const printsFile = (path: string) => async () => `${await readFile(path, "utf8")}\n`;
+  const escapes: Escape[] = [
+    { name: "../ out of the work directory to this checkout's package.json", source: (work) => `console.log(require("fs").readFileSync(${JSON.stringify(relative(work, checkoutPackageJson))}, "utf8"))`, codes: ["ERR_ACCESS_DENIED", "ENOENT"], hostPrints: printsFile(checkoutPackageJson) },
+    { name: "this checkout's package.json by its absolute path", source: () => `console.log(require("fs").readFileSync(${JSON.stringify(checkoutPackageJson)}, "utf8"))`, codes: ["ERR_ACCESS_DENIED", "ENOENT"], hostPrints: printsFile(checkoutPackageJson) },
+    { name: "/root", source: () => `console.log(require("fs").readdirSync("/root"))`, codes: ["ERR_ACCESS_DENIED", "ENOENT"] },
+    { name: "a write to /etc/passwd", source: () => `require("fs").writeFileSync("/etc/passwd", "owned")`, codes: ["ERR_ACCESS_DENIED", "EROFS", "ENOENT"] },
+    { name: "a symlink pointing outside", source: () => `console.log(require("fs").readFileSync("outside", "utf8"))`, codes: ["ERR_ACCESS_DENIED", "ENOENT"], hostPrints: printsFile("/etc/passwd") },
   ];
+  // Each escape runs twice: with Node's permission flags (defence in depth) and without, so the namespace view alone is tested.
   for (const permissionFlags of [true, false]) {
-    for (const [name, source, codes] of escapes) {
-      it(`refuses ${name} (permission flags ${permissionFlags ? "on" : "off"})`, async () => {
+    for (const { name, source, codes, hostPrints } of escapes) {
+      it(`refuses ${name} (permission flags ${permissionFlags ? "on" : "off"})${hostPrints ? "; the same program on the host reads it" : ""}`, async () => {
         const workDirectory = await mkdtemp(join(tmpdir(), "sandbox-escape-"));
         const passwd = await readFile("/etc/passwd", "utf8");
         try {
           await symlink("/etc/passwd", join(workDirectory, "outside"));
-          const result = await runInSandbox({ source, workDirectory, permissionFlags, ...limits });
+          const result = await runInSandbox({ source: source(workDirectory), workDirectory, permissionFlags, ...limits });
           expect(result.status).toBe("failed");
-          expect(codes).toContain(result.errorCode);
+          expect(permissionFlags ? codes : codes.filter((code) => code !== "ERR_ACCESS_DENIED")).toContain(result.errorCode);
           expect(result.reason).toBe("exit-code");
           expect(result.stdout).toBe("");
           expect(await readFile("/etc/passwd", "utf8")).toBe(passwd);
           expect((await readdir(workDirectory)).sort()).toEqual(["outside", "program.js"]);
+          // The control: the program the sandbox refused, run on the host from the same folder, reads what it aimed at.
+          if (hostPrints) expect(execFileSync(process.execPath, ["program.js"], { cwd: workDirectory, encoding: "utf8" })).toBe(await hostPrints());
         } finally {
           await rm(workDirectory, { recursive: true, force: true });
         }
@@ -183,7 +197,7 @@ describe("runInSandbox without a memory cgroup", () => {
 
 // Each case here was an attack that worked before the run folder was a capped tmpfs, the program ran as nobody in
 // its own session, and the verdict came from the supervisor's own observations.
-describe.skipIf(!probe.available)("runInSandbox against hostile programs", () => {
+describe.skipIf(!sandboxNamespaces.available)(`runInSandbox against hostile programs${SANDBOX_SKIP_REASON}`, () => {
   it("stops a 1 GiB writer at the tmpfs cap (reason disk); the host folder receives at most the cap", async () => {
     const workDirectory = await mkdtemp(join(tmpdir(), "sandbox-disk-"));
     try {
