@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import { loadEpisodeModule } from "../../../src/arena/pool/episode-module.js";
 import { toErrorRecord } from "../../../src/core/errors/index.js";
 import type { JsonObject } from "../../../src/core/json.js";
+import type { GenerationRequest } from "../../../src/core/inference-client.js";
 import type { GenerateResult } from "../../../src/core/schemas/generate-result.js";
 import type { Rollout } from "../../../src/core/schemas/rollout.js";
 import type { ScoringContext } from "../../../src/core/verifiers/verifier.js";
+import { ScriptedInferenceClient } from "../../../src/inference/scripted-inference-client.js";
 import { createDatasetEnvironment } from "../../../src/tasks/dataset/dataset-environment.js";
 import { createDatasetEpisodes, datasetEpisodeModule } from "../../../src/tasks/dataset/dataset-episodes.js";
 import type { DatasetEpisode } from "../../../src/tasks/dataset/dataset-episode.js";
@@ -17,6 +19,25 @@ const context = {} as ScoringContext;
 function rollout(item: JsonObject, completion: string): Rollout {
   const step = { roleId: "student", prompt: [], completion: [{ role: "assistant", content: completion }], promptTokenIds: [], completionTokenIds: [], completionLogprobs: [] };
   return { id: "ep0", episodeType: "dataset", groupId: "g0", artifact: item, steps: [step as never], artifacts: {} };
+}
+
+/** The rows the training store holds, in order. */
+function storedRows(environment: Awaited<ReturnType<typeof createDatasetEnvironment>>): JsonObject[] {
+  return (environment.stores["dataset"]?.snapshot().entries ?? []).map((entry) => entry.artifact as JsonObject);
+}
+
+/** A client that answers `a+1=` with a+1 when `right(a)`, else 0. */
+function answeringClient(right: (first: number) => boolean): ScriptedInferenceClient {
+  const reply = (request: GenerationRequest) => {
+    const first = Number(String(request.messages.at(-1)?.content).split("+")[0]);
+    return right(first) ? String(first + 1) : "0";
+  };
+  return new ScriptedInferenceClient({ rules: [{ when: () => true, reply }] });
+}
+
+/** The user prompts a client was asked, in order. */
+function promptsAsked(client: ScriptedInferenceClient): string[] {
+  return client.requests.map((request) => String(request.messages.at(-1)?.content));
 }
 
 async function episodeOf(environment: Awaited<ReturnType<typeof createDatasetEnvironment>>): Promise<DatasetEpisode> {
@@ -93,12 +114,27 @@ describe("createDatasetEnvironment", () => {
     expect(episode.type).toBe("dataset");
   });
 
-  it("holds out rows by a column and never stores them for training; evaluateBy must name a function", async () => {
+  it("holds out rows by a column and never stores them for training: the store holds exactly the other rows, the evaluation prompts exactly these; evaluateBy must name a function", async () => {
     const data = rows.map((row, index) => ({ ...row, split: index < 10 ? "test" : "train" }));
     const environment = await createDatasetEnvironment({ data, prompt: "q", answer: "a", heldOut: { column: "split", value: "test" } });
-    expect(environment.stores.dataset?.size).toBe(30);
-    expect(environment.evaluate).toBeDefined();
+    expect(storedRows(environment)).toEqual(data.slice(10));
+    // A model right on the even first operands only: held out are 10+1= … 19+1=, so 5 of 10.
+    const client = answeringClient((first) => first % 2 === 0);
+    expect(await environment.evaluate?.(client)).toEqual({ heldOutAccuracy: 0.5, n: 10 });
+    expect(promptsAsked(client)).toEqual(data.slice(0, 10).map((row) => row.q));
     await expect(createDatasetEnvironment({ data, prompt: "q", answer: "a", evaluateBy: "nope" })).rejects.toThrow(/environment\.evaluateBy/);
+  });
+
+  it("holds out a seeded fraction of the rows: stored and evaluated rows split the data, none in both", async () => {
+    const environment = await createDatasetEnvironment({ data: rows, prompt: "q", answer: "a", heldOut: 0.25, seed: 3 });
+    const client = answeringClient(() => true);
+    const evaluation = await environment.evaluate?.(client);
+    const stored = storedRows(environment).map((row) => row["q"]);
+    const evaluated = promptsAsked(client);
+    expect(evaluated.length).toBeGreaterThan(0);
+    expect(evaluation).toEqual({ heldOutAccuracy: 1, n: evaluated.length });
+    expect(stored.filter((question) => evaluated.includes(question as string))).toEqual([]);
+    expect([...stored, ...evaluated].sort()).toEqual(rows.map((row) => row.q).sort());
   });
 
   it("refuses a missing prompt or answer column, naming the option and a row's columns", async () => {
