@@ -14,6 +14,13 @@ export interface RolloutBenchOptions {
   quick: boolean;
   /** Build llama.cpp's tools (llama-batched-bench, llama-server) when they are not built yet (minutes); when false their cells report why they are missing. */
   buildTools: boolean;
+  /**
+   * A GGUF file of the user's (a real model): only the fixed-shape cells, on this file, in both modes at 1 and 16
+   * sequences; the arithmetic and fleet cells need the bundled base and are left out.
+   */
+  modelPath?: string;
+  /** CPU threads of every cell with `modelPath` (default 1). */
+  threads?: number;
 }
 
 /** The issue's goal for default (fast) mode, at 1 and at 16 sequences. */
@@ -39,6 +46,7 @@ const ARITHMETIC = { sequences: 16, threads: 1, fleetServers: 2 } as const;
  * (the fleet cell), and the best fast-mode ratios the goal is judged on.
  */
 export async function benchRollout(options: RolloutBenchOptions): Promise<RolloutBenchResult> {
+  if (options.modelPath !== undefined) return benchRolloutOnFile(options, options.modelPath);
   const plan = options.quick ? PLANS.quick : PLANS.full;
   const folder = await mkdtemp(join(tmpdir(), "selfplay-bench-rollout-"));
   const cells: RolloutCell[] = [];
@@ -72,9 +80,27 @@ export async function benchRollout(options: RolloutBenchOptions): Promise<Rollou
     modelPath: base, servers: ARITHMETIC.fleetServers, sequences: ARITHMETIC.sequences, threadsPerServer: ARITHMETIC.threads, proposals: plan.proposals,
     contextPerSequence: CONTEXT_PER_SEQUENCE, rounds: plan.rounds, inProcess: { tokensPerSecond: inProcess.ours, threads: inProcess.threads }, buildTools: options.buildTools,
   });
+  return resultOf(options.quick, cells, fleet, plan.presets.at(-1) ?? "tiny");
+}
+
+/** The fixed-shape cells on a user's file: what a real vocabulary and a real model cost, against llama.cpp on the same file. */
+async function benchRolloutOnFile(options: RolloutBenchOptions, modelPath: string): Promise<RolloutBenchResult> {
+  const plan = options.quick ? PLANS.quick : PLANS.full;
+  const cells: RolloutCell[] = [];
+  for (const sequences of SEQUENCES) {
+    for (const mode of MODES) {
+      cells.push(await measureFixedCell({
+        preset: "file", modelPath, threads: options.threads ?? 1, sequences, mode, promptCharacters: PROMPT_CHARACTERS, generatedTokens: plan.generatedTokens,
+        contextPerSequence: CONTEXT_PER_SEQUENCE, rounds: plan.rounds, buildTools: options.buildTools,
+      }));
+    }
+  }
+  return resultOf(options.quick, cells, { fleet: null, fleetReason: "not measured with --model: the fleet cell runs the bundled arithmetic base" }, "file");
+}
+
+function resultOf(quick: boolean, cells: RolloutCell[], fleet: Pick<RolloutBenchResult, "fleet" | "fleetReason">, largest: RolloutCell["preset"]): RolloutBenchResult {
   // Judged on the largest model measured, at the thread count where llama.cpp itself was fastest: a round that
   // other work on the machine slowed down can then only lower our ratio, never flatter it.
-  const largest = plan.presets.at(-1);
   const bestAt = (sequences: number) =>
     cells
       .filter((cell) => cell.shape === "fixed" && cell.preset === largest && cell.mode === "fast" && cell.sequences === sequences && cell.llamaCpp !== null)
@@ -83,7 +109,7 @@ export async function benchRollout(options: RolloutBenchOptions): Promise<Rollou
   const sixteenSequences = bestAt(16);
   return {
     benchmark: "rollout",
-    quick: options.quick,
+    quick,
     loadAverage: Number((loadavg()[0] ?? 0).toFixed(2)),
     cores: availableParallelism(),
     cells,

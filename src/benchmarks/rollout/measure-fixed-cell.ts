@@ -8,12 +8,12 @@ import { measureArenaRollouts } from "./measure-arena-rollouts.js";
 import type { RolloutCell } from "./rollout-bench-result.js";
 
 export interface FixedCellOptions {
-  preset: "tiny" | "medium";
+  preset: "tiny" | "medium" | "file";
   modelPath: string;
   threads: number;
   sequences: number;
   mode: DecodeMode;
-  /** Characters of each user message; the plain prompt format adds 17 (`user: `, `\nassistant:`), one token a byte. */
+  /** Characters of each user message; the plain prompt format adds 17 (`user: `, `\nassistant:`), one token a byte on the byte models (fewer on a BPE vocabulary, more with a chat template). */
   promptCharacters: number;
   generatedTokens: number;
   contextPerSequence: number;

@@ -12,8 +12,8 @@ const TokensPerSecondSchema = z.number().positive();
 export const RolloutCellSchema = z.object({
   /** "fixed": one prompt, a forced completion length. "arithmetic": the bundled base solving arithmetic problems (natural lengths). */
   shape: z.enum(["fixed", "arithmetic"]),
-  /** The model: a random project-made preset, or `arithmetic-base` for the bundled model. */
-  preset: z.enum(["tiny", "medium", "arithmetic-base"]),
+  /** The model: a random project-made preset, `arithmetic-base` for the bundled model, or `file` for the user's `--model`. */
+  preset: z.enum(["tiny", "medium", "arithmetic-base", "file"]),
   /** CPU threads of every decode in the cell. */
   threads: z.number().int().positive(),
   /** Sequences decoded together. */

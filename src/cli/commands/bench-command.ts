@@ -204,8 +204,13 @@ export function registerBenchCommands(program: Command, context: CommandContext)
   addBenchmark(bench, context, {
     name: "rollout",
     description: "Generated tokens/s of arena rollouts vs llama.cpp's llama-batched-bench and node-llama-cpp, same settings, per cell.",
+    flags: [
+      new Option("--model <file>", "a GGUF model of your own: only the fixed-shape cells, on this file (1 and 16 sequences, both modes)"),
+      new Option("--threads <n>", "CPU threads of every cell with --model, an integer ≥ 1 (default 1)"),
+    ],
     // --quick never builds llama.cpp (minutes): its cells then say the tool is missing.
-    run: (quick) => benchRollout({ quick, buildTools: !quick }),
+    run: (quick, options) =>
+      benchRollout({ quick, buildTools: !quick, ...(options.model !== undefined && { modelPath: options.model }), ...(options.threads !== undefined && { threads: options.threads }) }),
     format: formatRollout,
   });
   addBenchmark(bench, context, {
