@@ -99,7 +99,7 @@ export class LlamaInferenceClient implements InferenceClient {
     return this.served.version;
   }
 
-  /** Name of the prompt format in use: `plain` for project-made models, else the chat wrapper's. */
+  /** Name of the prompt format in use: `plain` for project-made models, `chat-template` for a file's own chat template. */
   get promptFormat(): string {
     return this.served.format.name;
   }
