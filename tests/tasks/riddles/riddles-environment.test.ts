@@ -2,7 +2,11 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { Arena } from "../../../src/arena/arena.js";
+import { loadEpisodeModule } from "../../../src/arena/pool/episode-module.js";
+import type { GenerationRequest } from "../../../src/core/inference-client.js";
 import type { GenerateResult } from "../../../src/core/schemas/generate-result.js";
+import { ScriptedInferenceClient } from "../../../src/inference/scripted-inference-client.js";
 import { loadEnvironment } from "../../../src/tasks/built-in-environments.js";
 import { firstRiddleArtifact, nextRiddleArtifact } from "../../../src/tasks/riddles/next-riddle-artifact.js";
 import { createRiddlesEnvironment } from "../../../src/tasks/riddles/riddles-environment.js";
@@ -39,6 +43,33 @@ function riddleResult(riddle: string | null, solveRate: number, options: { inval
   } as unknown as RiddleEpisodeOutcome;
   const steps = attempts.map((attempt) => ({ roleId: attempt.valid ? "riddler" : "riddler-rejected" }));
   return { rollout: { episodeType: "riddle", artifacts: outcome, steps }, outcome: { status: "scored" }, rewards: {}, children: [] } as unknown as GenerateResult;
+}
+
+/** Each scripted riddle's right answers out of 10 solvers; a sixth episode's one draft is invalid (no rewrite), so it has no riddle. */
+const RIGHT_OF_TEN: Record<string, number> = { "12+7": 3, "30-4": 7, "5+5": 2, "61-20": 8, "8+9": 5 };
+
+/** A fresh script: the riddler's drafts in order, each riddle's solvers right for its first RIGHT_OF_TEN answers, the actor "steady". */
+function scriptedRiddlesClient(): ScriptedInferenceClient {
+  const drafts = ["12+7", "hello", "30-4", "5+5", "61-20", "8+9"];
+  let drafted = 0;
+  const answered = new Map<string, number>();
+  const last = (request: GenerationRequest) => request.messages.at(-1)?.content ?? "";
+  const solve = (request: GenerationRequest) => {
+    const problem = last(request).slice(0, -1);
+    const index = answered.get(problem) ?? 0;
+    answered.set(problem, index + 1);
+    const [a, operator, b] = /^(\d+)([+-])(\d+)$/.exec(problem)!.slice(1) as [string, string, string];
+    const answer = operator === "+" ? Number(a) + Number(b) : Number(a) - Number(b);
+    return String(index < RIGHT_OF_TEN[problem]! ? answer : answer + 1);
+  };
+  return new ScriptedInferenceClient({
+    capabilities: { grammars: true },
+    rules: [
+      { when: (request) => last(request).startsWith("propose "), reply: () => drafts[Math.min(drafted++, drafts.length - 1)]! },
+      { when: (request) => last(request).endsWith("="), reply: solve },
+      { when: (request) => last(request).startsWith("status "), reply: "steady" },
+    ],
+  });
 }
 
 describe("the riddles environment", () => {
@@ -85,6 +116,27 @@ describe("the riddles environment", () => {
     expect(summary.meanSolveRate).toBeCloseTo(0.6, 12);
   });
 
+  it("reports a scripted run's band share as counted by hand: the step line's bandShare, the evaluation's heldOutAccuracy and n", async () => {
+    const options: RiddlesEnvironmentOptionsInput = { episodesPerStep: 6, groupSize: 1, solvers: 10, waveSize: 5, earlyStop: { enabled: false }, validityRetries: 0, evaluateEpisodes: 6 };
+    // By hand: a riddle is in the default band [0.3, 0.7], ends included, when 3 to 7 of its 10 solvers are right; the share is over the 5 valid riddles, not the 6 episodes.
+    const counts = Object.values(RIGHT_OF_TEN);
+    const inBandByHand = counts.filter((right) => right >= 3 && right <= 7).length / counts.length;
+    expect(inBandByHand).toBe(3 / 5);
+    const environment = createRiddlesEnvironment(options);
+    const arena = new Arena({ client: scriptedRiddlesClient(), seed: 1 });
+    try {
+      for (const episode of await loadEpisodeModule(environment.episodes)) arena.register(episode);
+      const artifact = environment.stores["riddle"]!.snapshot().entries[0]!.artifact;
+      const results = await arena.generateRollouts(Array.from({ length: 6 }, () => ({ episodeType: "riddle", artifact })));
+      const riddles = results.flatMap((result) => (result.rollout.artifacts as unknown as RiddleEpisodeOutcome).riddle?.riddle ?? []);
+      expect(riddles.sort()).toEqual(Object.keys(RIGHT_OF_TEN).sort());
+      expect(environment.summarise?.(results)).toMatchObject({ riddleEpisodes: 6, validRiddles: 5, bandShare: inBandByHand });
+    } finally {
+      await arena.close();
+    }
+    expect(await environment.evaluate?.(scriptedRiddlesClient())).toEqual({ heldOutAccuracy: inBandByHand, n: counts.length });
+  });
+
   it("trains the bundled base with --trainer ggml: the riddler's grammar-bound drafts and the solvers' answers become records, the state moves on between steps, and the evaluation is a band share (real engine)", async () => {
     const options: RiddlesEnvironmentOptionsInput = { episodesPerStep: 2, groupSize: 2, solvers: 4, waveSize: 2, evaluateEpisodes: 4 };
     const directory = join(folder, "ggml");
@@ -100,20 +152,29 @@ describe("the riddles environment", () => {
     expect(lines.map((line) => line.step)).toEqual([1, 2]);
     expect(evaluations.map((evaluation) => evaluation.step)).toEqual([0, 2]);
     for (const evaluation of evaluations) {
-      expect(evaluation.heldOutAccuracy).toBeGreaterThanOrEqual(0);
-      expect(evaluation.heldOutAccuracy).toBeLessThanOrEqual(1);
+      // A share of the valid riddles of 4 episodes: a count of at most n over n.
       expect(evaluation.n).toBeLessThanOrEqual(4);
+      const inBand = evaluation.heldOutAccuracy * evaluation.n;
+      expect(inBand).toBeCloseTo(Math.round(inBand), 9);
+      expect(Math.round(inBand)).toBeGreaterThanOrEqual(0);
+      expect(Math.round(inBand)).toBeLessThanOrEqual(evaluation.n);
     }
+    const results = (await rollouts(directory)).filter((result) => result.rollout.episodeType === "riddle");
+    expect(results).toHaveLength(8);
     for (const line of lines) {
       expect(line.skippedUpdate).toBe(false);
       expect(line.trainedRecords).toBeGreaterThan(0);
       // The ggml trainer replays the riddler's grammar masks: no constrained record is left out.
       expect(line.skippedRecords.constrained).toBe(0);
       expect(line.environment.riddleEpisodes).toBe(4);
-      expect(line.environment.bandShare).toBeGreaterThanOrEqual(0);
+      // By hand from the step's records: a valid riddle is in the band [0.3, 0.7] when 3/10 ≤ solved/run ≤ 7/10 of its solvers' rewards.
+      const step = results.slice(4 * (line.step - 1), 4 * line.step).filter((result) => (result.rollout.artifacts as unknown as RiddleEpisodeOutcome).riddle !== null);
+      const inBand = step.filter((result) => {
+        const solved = result.children.filter((child) => child.rewards["solver"] === 1).length;
+        return 10 * solved >= 3 * result.children.length && 10 * solved <= 7 * result.children.length;
+      });
+      expect(line.environment.bandShare).toBe(step.length === 0 ? 0 : inBand.length / step.length);
     }
-    const results = (await rollouts(directory)).filter((result) => result.rollout.episodeType === "riddle");
-    expect(results).toHaveLength(8);
     const outcomes = results.map((result) => result.rollout.artifacts as unknown as RiddleEpisodeOutcome);
     // Step 1 starts at episode 0, step 2 after step 1's four episodes.
     expect(outcomes.map((outcome) => outcome.episodeIndex)).toEqual([0, 0, 0, 0, 4, 4, 4, 4]);
