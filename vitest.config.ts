@@ -90,6 +90,7 @@ export default defineConfig({
           // through the engine, the chat path, the trainer and the exports. Files mirror src/ under tests/real/.
           name: "real",
           include: ["tests/real/**/*.test.ts"],
+          globalSetup: ["tests/real/fetch-real-model.ts"],
           maxWorkers: 2,
           testTimeout: 300_000,
           hookTimeout: 300_000,
