@@ -118,7 +118,7 @@ export {
 } from "./inference/errors/index.js";
 export { UnknownEpisodeTypeError, UnknownRoleError, RolloutAbortedError } from "./arena/errors/index.js";
 export { EpisodeModuleError, RolloutWorkerCrashedError, RolloutTimeoutError, RolloutPoolError } from "./arena/pool/errors/index.js";
-export { EnvironmentModuleError } from "./environments/errors/index.js";
+export { DroppedRolloutError, EnvironmentModuleError } from "./environments/errors/index.js";
 export { MultiTurnEpisodeError, PrmModelError, InvalidPrmScoreError } from "./frontier/errors/index.js";
 export { KernelFileError, UnknownActionError, KernelVersionMismatchError, ExploitRecordError } from "./tournament/errors/index.js";
 export { WasmOutOfMemoryError } from "./training/tfjs/errors/index.js";

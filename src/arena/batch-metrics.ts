@@ -15,8 +15,12 @@ export interface BatchMetrics {
   rollouts: number;
   scored: number;
   failed: number;
+  /** Rollouts their environment dropped by design (a `DroppedRolloutError`): neither scored nor failed. */
+  dropped: number;
   failuresByStage: Record<string, number>;
   failuresByError: Record<string, number>;
+  /** Dropped rollouts by their reason's name (`{HeldOutProblemError: 2}`). */
+  dropsByReason: Record<string, number>;
   judgeCalls: number;
   /** Schema-bound calls of roles and of the judge: first-try validity and resamples. */
   structuredOutputs: StructuredOutputs;
@@ -42,8 +46,10 @@ export function batchMetrics(
     rollouts: 0,
     scored: 0,
     failed: 0,
+    dropped: 0,
     failuresByStage: {},
     failuresByError: {},
+    dropsByReason: {},
     judgeCalls: 0,
     structuredOutputs: emptyStructuredOutputs(),
     meanReward: {},
@@ -66,6 +72,11 @@ export function batchMetrics(
       metrics.failed++;
       increment(metrics.failuresByStage, result.outcome.stage);
       increment(metrics.failuresByError, result.outcome.error.name);
+      continue;
+    }
+    if (result.outcome.status === "dropped") {
+      metrics.dropped++;
+      increment(metrics.dropsByReason, result.outcome.reason.name);
       continue;
     }
     metrics.scored++;

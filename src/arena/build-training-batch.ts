@@ -7,7 +7,7 @@ import { walkResults } from "./walk-results.js";
 
 /**
  * Flattens scored rollouts into TrainingRecords: one per Step of a trainable
- * role that received credit. Failed rollouts contribute nothing; Steps of
+ * role that received credit. Failed and dropped rollouts contribute nothing; Steps of
  * untrainable roles, of roles without credit (bound to a frozen policy) or
  * without tokens are counted as skipped.
  */
@@ -26,8 +26,8 @@ export function buildTrainingBatch(
   let completionTokens = 0;
   for (const result of walkResults(results)) {
     rollouts++;
-    if (result.outcome.status === "failed") {
-      failedRollouts++;
+    if (result.outcome.status !== "scored") {
+      if (result.outcome.status === "failed") failedRollouts++;
       continue;
     }
     const { roles } = registry.get(result.rollout.episodeType).episode;

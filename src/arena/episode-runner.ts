@@ -1,6 +1,6 @@
 import type { CallModelOptions, EpisodeContext } from "../core/episodes/episode-context.js";
 import type { Episode } from "../core/episodes/episode.js";
-import { InvalidInputError, InvalidRewardError, toErrorRecord } from "../core/errors/index.js";
+import { dropsRollout, InvalidInputError, InvalidRewardError, toErrorRecord } from "../core/errors/index.js";
 import { RolloutAbortedError, UnknownRoleError } from "./errors/index.js";
 import type { GenerationRequest, InferenceCapabilities } from "../core/inference-client.js";
 import { deriveStream, type RandomStream } from "../core/random/random-stream.js";
@@ -47,7 +47,8 @@ export interface EpisodePlacement {
 /**
  * Runs one request through the episode lifecycle. Whatever an episode or its
  * verifier throws is caught and recorded in the result's outcome with the
- * stage it happened in; it never rejects.
+ * stage it happened in (`dropped` for an error that drops its rollout by
+ * design, else `failed`); it never rejects.
  */
 export async function runEpisode(
   runtime: EpisodeRuntime,
@@ -98,7 +99,8 @@ export async function runEpisode(
     result.scoreDetails = output.details ?? {};
   } catch (error) {
     result.rewards = {};
-    result.outcome = { status: "failed", stage, error: toErrorRecord(error) };
+    // An environment's DroppedRolloutError is a decision, not a failure: its rollout is dropped with the error as its reason.
+    result.outcome = dropsRollout(error) ? { status: "dropped", stage, reason: toErrorRecord(error) } : { status: "failed", stage, error: toErrorRecord(error) };
   }
   return result;
 }

@@ -18,6 +18,7 @@ import { PoolDefaultError } from "./errors/index.js";
 import { PrmModelError } from "../frontier/errors/index.js";
 import { NothingTrainedError, RolloutsFailedError, TrainingDivergedError } from "../training/loop/errors/index.js";
 import { EXIT, type CliIo } from "./cli-io.js";
+import { errorReport } from "./error-report.js";
 import type { CommandContext, RegisterCommand } from "./command-context.js";
 import { registerBenchCommands } from "./commands/bench-command.js";
 import { registerCheckLogprobsCommand } from "./commands/check-logprobs-command.js";
@@ -65,6 +66,8 @@ export async function main(argv: readonly string[], options: MainOptions): Promi
     .description("Self-play reinforcement learning for local language models.")
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    // Read where errors are reported, below: any command takes it.
+    .option("--verbose", "on an error, print the stacks (selfplay's frames included) of the error and of what caused it")
     .showHelpAfterError("(run with --help for the allowed flags)");
 
   const context: CommandContext = { io, now, environment: options.environment ?? process.env, setExitCode: (code) => (exitCode = code) };
@@ -78,15 +81,17 @@ export async function main(argv: readonly string[], options: MainOptions): Promi
       // Help and version exit through here with code 0; everything else is a usage error.
       return error.exitCode === 0 ? EXIT.ok : EXIT.badInput;
     }
+    // A user's own error (what their reward function threw…) is shown as the cause, with its line in their file; selfplay's frames only with --verbose.
+    const verbose = program.opts<{ verbose?: boolean }>().verbose === true;
     if (error instanceof Error && BAD_INPUT_ERRORS.some((kind) => error instanceof kind)) {
-      io.stderr(`error: ${error.message}\n`);
+      io.stderr(errorReport(error, { verbose, kind: "input" }));
       return EXIT.badInput;
     }
     if (error instanceof Error && EXPLAINED_RUN_FAILURES.some((kind) => error instanceof kind)) {
-      io.stderr(`error: ${error.name}: ${error.message}\n`);
+      io.stderr(errorReport(error, { verbose, kind: "explained" }));
       return EXIT.failure;
     }
-    io.stderr(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    io.stderr(errorReport(error, { verbose, kind: "unexpected" }));
     return EXIT.failure;
   }
 }

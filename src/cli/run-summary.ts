@@ -14,11 +14,12 @@ export function formatRunSummary(episodeName: string, metrics: readonly BatchMet
     }
   }
   const failed = sum((batch) => batch.failed);
+  const dropped = sum((batch) => batch.dropped);
   const failureText = failed === 0 ? "" : ` (${[...failures].map(([name, count]) => `${name}: ${count}`).join(", ")})`;
   const rewardText = [...rewards].map(([roleId, total]) => `${roleId} ${(total.sum / total.count).toFixed(3)}`).join(", ");
   return (
     `${episodeName}: ${sum((batch) => batch.episodes)} episodes, ${sum((batch) => batch.rollouts)} rollouts, ` +
-    `${sum((batch) => batch.scored)} scored, ${failed} failed${failureText}; mean reward ${rewardText || "n/a"}; ` +
+    `${sum((batch) => batch.scored)} scored, ${failed} failed${failureText}${dropped > 0 ? `, ${dropped} dropped by the environment` : ""}; mean reward ${rewardText || "n/a"}; ` +
     `${sum((batch) => batch.trainingRecords)} training records, ${sum((batch) => batch.judgeCalls)} judge calls → ${outDir}\n`
   );
 }

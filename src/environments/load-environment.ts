@@ -54,7 +54,7 @@ export async function loadEnvironmentFrom(registry: EnvironmentRegistry, name: s
   } catch (error) {
     // Its options were refused: the message already names the field (`environment.solvers`) and what is allowed.
     if (error instanceof InvalidInputError) throw error;
-    throw new EnvironmentModuleError(name, `${ENVIRONMENT_FACTORY_EXPORT} threw: ${(error as Error).message}`);
+    throw new EnvironmentModuleError(name, `${ENVIRONMENT_FACTORY_EXPORT} threw: ${(error as Error).message}`, { cause: error });
   }
   const shape = EnvironmentShapeSchema.safeParse(environment, { error: unknownKeyMessage });
   if (!shape.success) {

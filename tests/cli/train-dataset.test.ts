@@ -8,7 +8,7 @@ import { runCli } from "../helpers/run-cli.js";
 interface RunLine {
   step?: number;
   trainedRecords?: number;
-  rollouts?: { scored: number; failed: number };
+  rollouts?: { scored: number; failed: number; dropped: number };
   environment?: Record<string, number>;
   heldOutAccuracy?: number;
   n?: number;
@@ -46,7 +46,7 @@ describe("selfplay train --env dataset --data FILE.csv (real engine)", () => {
       expect(stderr).toMatch(workers === 0 ? /pool: in-process/ : /pool: 2 worker thread/);
       const lines = await runLines(out);
       const [step] = lines.filter((line) => line.rollouts !== undefined);
-      expect(step?.rollouts).toEqual({ scored: 8, failed: 0 });
+      expect(step?.rollouts).toEqual({ scored: 8, failed: 0, dropped: 0 });
       const mean = step?.environment?.["exactMatch.mean"];
       // Integer-valued rewards over 8 rollouts: a multiple of 1/8, in [0, 1].
       expect(Number.isInteger((mean ?? Number.NaN) * 8) && (mean as number) >= 0 && (mean as number) <= 1).toBe(true);

@@ -36,7 +36,7 @@ export function createEnvironment() {
 interface StepLine {
   step: number;
   skippedUpdate?: boolean;
-  rollouts?: { scored: number; failed: number };
+  rollouts?: { scored: number; failed: number; dropped: number };
   failures?: Record<string, Record<string, number>>;
   firstFailure?: { rolloutId: string; stage: string; error: { name: string } };
 }
@@ -79,9 +79,9 @@ describe("selfplay train: failures a user sees (real engine)", () => {
     expect(stderr).not.toMatch(/^step 4\//m);
     const steps = await stepLines(out);
     expect(steps.map((line) => [line.step, line.rollouts, line.failures, line.firstFailure?.stage, line.firstFailure?.error.name])).toEqual([
-      [1, { scored: 0, failed: 4 }, { score: { TypeError: 4 } }, "score", "TypeError"],
-      [2, { scored: 0, failed: 4 }, { score: { TypeError: 4 } }, "score", "TypeError"],
-      [3, { scored: 0, failed: 4 }, { score: { TypeError: 4 } }, "score", "TypeError"],
+      [1, { scored: 0, failed: 4, dropped: 0 }, { score: { TypeError: 4 } }, "score", "TypeError"],
+      [2, { scored: 0, failed: 4, dropped: 0 }, { score: { TypeError: 4 } }, "score", "TypeError"],
+      [3, { scored: 0, failed: 4, dropped: 0 }, { score: { TypeError: 4 } }, "score", "TypeError"],
     ]);
     // Logged and checkpointed before it stopped; no final model of a run that did not finish.
     expect(existsSync(join(out, "checkpoints", "step-3.json"))).toBe(true);

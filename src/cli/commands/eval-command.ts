@@ -2,6 +2,8 @@ import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { z } from "zod";
 import { InvalidInputError } from "../../core/errors/index.js";
+import type { EnvironmentEvaluation } from "../../environments/environment.js";
+import { evaluateEnvironment } from "../../environments/evaluate-environment.js";
 import type { JsonValue } from "../../core/json.js";
 import { readJsonl } from "../../core/jsonl/read-jsonl.js";
 import { parseInput } from "../../core/parse-input.js";
@@ -92,7 +94,8 @@ async function evalEnvironment(options: EvalCommandOptions, name: string, server
   );
   announceDevice(io, client);
   try {
-    const { heldOutAccuracy, n, passAtK } = await environment.evaluate(client, options.samples > 0 ? { samples: options.samples, seed: options.seed } : {});
+    // Checked above: the environment has an evaluate.
+    const { heldOutAccuracy, n, passAtK } = (await evaluateEnvironment(environment, client, name, options.samples > 0 ? { samples: options.samples, seed: options.seed } : {})) as EnvironmentEvaluation;
     const model = `${modelPath}${options.lora === undefined ? "" : ` + ${options.lora}`}`;
     if (options.json) {
       io.stdout(`${JSON.stringify({ environment: environment.name, model: modelPath, ...(options.lora !== undefined && { lora: options.lora }), heldOutAccuracy, n, ...(passAtK && { passAtK }) })}\n`);

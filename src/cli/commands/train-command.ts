@@ -183,7 +183,7 @@ function describeUpdateThreads(configured: number | undefined, field: string): s
   return `${threads} update thread(s) (${configured === undefined ? "default: this machine's cores" : `from ${field}`})`;
 }
 
-/** The progress line of a step: rewards per role, records trained and left out, speeds, the judging figures and the environment's summary. */
+/** The progress line of a step: rewards per role, records trained and left out, rollouts dropped, speeds, the judging figures and the environment's summary. */
 function stepLine(line: TrainingStepMetrics, steps: number, frontier: boolean): string {
   const rewards = Object.entries(line.rewards).map(([role, reward]) => `${role} ${reward.toFixed(3)}`).join(", ");
   const leftOut = Object.entries(line.skippedRecords).filter(([, count]) => count > 0).map(([reason, count]) => `${count} ${reason}`).join(", ");
@@ -192,7 +192,7 @@ function stepLine(line: TrainingStepMetrics, steps: number, frontier: boolean): 
     .join(", ");
   const records = line.skippedUpdate ? "NO TRAINABLE RECORD (update skipped)" : `${line.trainedRecords} records trained`;
   let text =
-    `step ${line.step}/${steps}: reward ${rewards || "none"}; ${records}${leftOut ? `, left out ${leftOut}` : ""}; ` +
+    `step ${line.step}/${steps}: reward ${rewards || "none"}; ${records}${leftOut ? `, left out ${leftOut}` : ""}${droppedText(line)}; ` +
     `${line.rolloutTokensPerSecond.toFixed(0)} rollout tokens/s, update ${line.updateSeconds.toFixed(1)} s, sync ${line.syncSeconds.toFixed(2)} s` +
     `${groupsText(line.groups)}${summary ? `; ${summary}` : ""}\n`;
   // Failed rollouts are never trained on: their count by stage and error, and the first one's error, on a line of their own.
@@ -204,6 +204,12 @@ function stepLine(line: TrainingStepMetrics, steps: number, frontier: boolean): 
     text += `  targets: ${counts}\n${sizes ? `  group sizes: ${sizes}\n` : ""}${line.frontier.messages.map((message) => `    ${message}\n`).join("")}`;
   }
   return text;
+}
+
+/** `, 2 rollouts dropped (HeldOutProblemError 2)`: what the environment dropped by design, on the step's own line (no failure); empty when nothing was. */
+function droppedText({ rollouts, drops }: TrainingStepMetrics): string {
+  if (rollouts.dropped === 0) return "";
+  return `, ${rollouts.dropped} rollout${rollouts.dropped === 1 ? "" : "s"} dropped (${Object.entries(drops).map(([name, count]) => `${name} ${count}`).join(", ")})`;
 }
 
 /** `; groups 3/8 informative`, and with dynamic sampling at work `, 4 kept of target 4 from 3 draws (20 dropped)`; empty for a step without groups. */

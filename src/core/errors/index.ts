@@ -1,4 +1,5 @@
 export { CorruptJsonlError } from "./corrupt-jsonl-error.js";
+export { dropsRollout, type DropsRollout } from "./drops-rollout.js";
 export { InvalidInputError } from "./invalid-input-error.js";
 export { InvalidRewardError } from "./invalid-reward-error.js";
 export { JudgeOutputError } from "./judge-output-error.js";

@@ -10,19 +10,24 @@ export type Rewards = z.infer<typeof RewardsSchema>;
 export const FailureStageSchema = z.enum(["artifact", "rollout", "finalize", "score"]);
 export type FailureStage = z.infer<typeof FailureStageSchema>;
 
+/** An error as an outcome records it (`toErrorRecord`). */
+const OutcomeErrorSchema = z.object({ name: z.string(), message: z.string(), details: JsonObjectSchema.optional() });
+
+/**
+ * How a rollout ended: `scored`; `failed` (its episode or verifier threw: counted in the step's failures and its
+ * stopping rules); or `dropped` by its environment on purpose (a `DroppedRolloutError`, its `reason`: a held-out
+ * problem…), which is never trained on and never counted as a failure. Neither failed nor dropped has rewards.
+ */
 export const OutcomeSchema = z.discriminatedUnion("status", [
   z.object({ status: z.literal("scored") }),
-  z.object({
-    status: z.literal("failed"),
-    stage: FailureStageSchema,
-    error: z.object({ name: z.string(), message: z.string(), details: JsonObjectSchema.optional() }),
-  }),
+  z.object({ status: z.literal("failed"), stage: FailureStageSchema, error: OutcomeErrorSchema }),
+  z.object({ status: z.literal("dropped"), stage: FailureStageSchema, reason: OutcomeErrorSchema }),
 ]);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
 export interface GenerateResult {
   rollout: z.infer<typeof RolloutSchema>;
-  /** Empty when the outcome is a failure: a failed rollout is never trained on. */
+  /** Empty unless the outcome is `scored`: a failed or dropped rollout is never trained on. */
   rewards: Rewards;
   outcome: Outcome;
   /** What the verifier reports besides rewards (a judge's verdict, a pass rate…). */

@@ -1,1 +1,2 @@
+export { DroppedRolloutError } from "./dropped-rollout-error.js";
 export { EnvironmentModuleError } from "./environment-module-error.js";

@@ -65,7 +65,7 @@ export function scoreRubric(rubric: readonly RubricEntry[], completion: string, 
     try {
       score = fn(completion, item);
     } catch (error) {
-      throw new RewardFunctionError(name, `threw: ${error instanceof Error ? error.message : String(error)}`);
+      throw new RewardFunctionError(name, `threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     if (score !== null && (typeof score !== "number" || !Number.isFinite(score))) {
       throw new RewardFunctionError(name, `returned ${typeof score === "number" ? String(score) : typeof score}; return a finite number, or null to abstain`);

@@ -15,8 +15,8 @@ export function summariseRewards(rubric: readonly RubricEntry[], results: readon
     let abstained = 0;
     let threw = 0;
     for (const result of results) {
-      if (result.outcome.status === "failed") {
-        if (result.outcome.error.details?.rewardFunction === name) threw++;
+      if (result.outcome.status !== "scored") {
+        if (result.outcome.status === "failed" && result.outcome.error.details?.rewardFunction === name) threw++;
         continue;
       }
       const score = ((result.scoreDetails.scores as JsonObject | undefined) ?? {})[name];

@@ -12,6 +12,7 @@ import { parseInput } from "../../core/parse-input.js";
 import { judgingFigures } from "../../core/verifiers/judging-figures.js";
 import type { Environment } from "../../environments/environment.js";
 import { environmentEpisodes } from "../../environments/environment-episodes.js";
+import { evaluateEnvironment } from "../../environments/evaluate-environment.js";
 import { parseEnvironmentEvaluation } from "../../environments/parse-environment-evaluation.js";
 import { deviceRecord, type DeviceRecord } from "../../inference/device/device-record.js";
 import type { ResolvedDevice } from "../../inference/device/resolve-device.js";
@@ -30,6 +31,7 @@ import { RolloutsFailedError, TrainingDivergedError } from "./errors/index.js";
 import { drawStepRollouts } from "./draw-step-rollouts.js";
 import { openFrozenPolicies } from "./open-frozen-policies.js";
 import { roleRewards } from "./role-rewards.js";
+import { rolloutDrops } from "./rollout-drops.js";
 import { rolloutFailures } from "./rollout-failures.js";
 import { openStepRequests } from "./open-step-requests.js";
 import type { TrainingCheckpoint, TrainingEvaluation } from "./training-checkpoint.js";
@@ -182,7 +184,8 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   const elapsedSeconds = () => (performance.now() - started) / 1000;
   const evaluate = async (step: number) => {
     if (!environment.evaluate) return;
-    const { heldOutAccuracy, n } = parseEnvironmentEvaluation(await environment.evaluate(client), options.environmentModule ?? environment.name);
+    const source = options.environmentModule ?? environment.name;
+    const { heldOutAccuracy, n } = parseEnvironmentEvaluation(await evaluateEnvironment(environment, client, source), source);
     const evaluation = { step, heldOutAccuracy, n, elapsedSeconds: elapsedSeconds() };
     evaluations.push(evaluation);
     await metrics.append(evaluation);
@@ -242,17 +245,18 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
 
       // Log.
       await rollouts.appendMany(results);
-      const { rewards, scored, failed } = roleRewards(results);
+      const { rewards, scored, failed, dropped } = roleRewards(results);
       const failures = rolloutFailures(results);
       const judging = judgingFigures(results);
       const line: TrainingStepMetrics = {
         step,
         ...update,
         rewards,
-        rollouts: { scored, failed },
+        rollouts: { scored, failed, dropped },
         groups,
         failures: failures.byStage,
         ...(failures.first && { firstFailure: failures.first }),
+        drops: rolloutDrops(results),
         rolloutTokensPerSecond: batch.stats.completionTokens / rolloutSeconds,
         rolloutSeconds,
         updateSeconds: update.elapsedMs / 1000,
@@ -271,6 +275,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
       if (nonFiniteUpdates >= configuration.maxNonFiniteUpdates) throw new TrainingDivergedError(step, nonFiniteUpdates);
 
       // Checkpoint: everything step + 1 starts from, so a run killed from here on resumes there.
+      // Dropped rollouts (the environment's design) are neither failures nor part of the share that failed.
       failingSteps = failed > 0 && failed >= configuration.maxFailedFraction * (scored + failed) ? failingSteps + 1 : 0;
       await checkpoint(step);
 

@@ -9,8 +9,12 @@ export interface TrainingStepMetrics extends UpdateMetrics {
   step: number;
   /** Mean reward of each role over the step's scored rollouts, sub-episodes included. */
   rewards: Record<string, number>;
-  /** Rollouts scored and failed (sub-episodes included). */
-  rollouts: { scored: number; failed: number };
+  /**
+   * Rollouts scored, failed (an episode or verifier threw: `failures`) and dropped by their environment on purpose
+   * (a `DroppedRolloutError`, such as arithmetic's held-out problems: `drops`), sub-episodes included. Neither failed nor
+   * dropped ones are trained on; only failed ones count toward `maxFailedFraction`.
+   */
+  rollouts: { scored: number; failed: number; dropped: number };
   /**
    * The step's credit groups (two or more scored members of one group id acting as one trained role; sub-episodes
    * included) and its draws of the plan: `drawn` groups, of them `informative` (rewards that differ) and `kept` in
@@ -23,6 +27,8 @@ export interface TrainingStepMetrics extends UpdateMetrics {
   failures: Partial<Record<FailureStage, Record<string, number>>>;
   /** The step's first failed rollout: its id (in rollouts.jsonl), episode type, stage and error; absent when none failed. */
   firstFailure?: FirstRolloutFailure;
+  /** Dropped rollouts by their reason's name (`{HeldOutProblemError: 2}`); empty when none was dropped. Never in `failures`. */
+  drops: Record<string, number>;
   /** Completion tokens sampled per second of rollout. */
   rolloutTokensPerSecond: number;
   /** Seconds the step's rollouts took (scoring included). */

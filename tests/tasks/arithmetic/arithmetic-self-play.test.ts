@@ -42,10 +42,10 @@ describe("arithmetic self-play", () => {
     expect(result!.children).toHaveLength(0);
   });
 
-  it("drops a held-out problem: the rollout fails and nothing of it is trained on", async () => {
+  it("drops a held-out problem: the rollout is dropped (no failure) with HeldOutProblemError as its reason, and nothing of it is trained on", async () => {
     const play = arena({ "add-2x2-no-carry": heldOut.text });
     const results = await play.generateRollouts([{ episodeType: "arithmetic-propose", artifact: { cluster: "add-2x2-no-carry" } }]);
-    expect(results[0]!.outcome).toMatchObject({ status: "failed", stage: "score", error: { name: "HeldOutProblemError" } });
+    expect(results[0]!.outcome).toEqual({ status: "dropped", stage: "score", reason: { name: "HeldOutProblemError", message: `"${heldOut.text}" is a held-out problem; it is dropped from training` } });
     expect(results[0]!.children).toHaveLength(0);
     expect(play.buildTrainingBatch(results, play.assignCredit(results), 0).records).toHaveLength(0);
   });

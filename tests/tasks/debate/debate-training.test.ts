@@ -49,7 +49,7 @@ describe("the debate environment", () => {
     expect(lines.map((line) => line.step)).toEqual([1, 2, 3]);
     const results = await rollouts(join(folder, "uninterrupted"));
     for (const [index, line] of lines.entries()) {
-      expect(line.rollouts).toEqual({ scored: 8, failed: 0 });
+      expect(line.rollouts).toEqual({ scored: 8, failed: 0, dropped: 0 });
       // Zero-sum: one side's mean reward is the other's negated.
       expect(line.rewards.aff).toBeCloseTo(-(line.rewards.neg as number), 12);
       // The step's position consistency is its debates' share of verdicts that survived the swap.

@@ -45,7 +45,7 @@ describe("the dialectic environment", () => {
       killAt: 2,
     });
     for (const line of lines) {
-      expect(line.rollouts).toEqual({ scored: 6, failed: 0 });
+      expect(line.rollouts).toEqual({ scored: 6, failed: 0, dropped: 0 });
       expect(Object.keys(line.rewards)).toEqual(["proposer"]);
     }
     const text = await readFile(join(folder, "uninterrupted", "rollouts.jsonl"), "utf8");

@@ -26,7 +26,7 @@ describe("selfplay train --env dream (real engine, ggml)", () => {
     const [line] = lines;
     // The environment asks for 2,048 tokens (its ~500-token prompts do not fit the base's own 256), so every
     // attempt reaches the sandbox and is graded; the arithmetic base writes no working JavaScript.
-    expect(line!.rollouts).toEqual({ scored: 4, failed: 0 });
+    expect(line!.rollouts).toEqual({ scored: 4, failed: 0, dropped: 0 });
     expect(line!.environment).toMatchObject({ attempts: 4, graded: 4, ungradable: 0 });
     const results = (await readFile(join(directory, RUN_FILES.rollouts), "utf8")).trim().split("\n").map((text) => JSON.parse(text) as GenerateResult);
     expect(results.map((result) => result.outcome.status)).toEqual(["scored", "scored", "scored", "scored"]);

@@ -56,7 +56,7 @@ describe("the tournament environment", () => {
       [2, 4],
     ]);
     for (const line of lines) {
-      expect(line.rollouts).toEqual({ scored: 8, failed: 0 });
+      expect(line.rollouts).toEqual({ scored: 8, failed: 0, dropped: 0 });
       expect(line.skippedUpdate).toBe(false);
       expect(line.trainedRecords).toBeGreaterThan(0);
       // The ggml trainer replays the grammar masks: no constrained record is left out.
