@@ -1,7 +1,7 @@
 import type { Kernel } from "../kernel/kernel.js";
 import { KernelParamsSchema, type PatchableParamName } from "../kernel/kernel-schema.js";
 import type { LegalityRule } from "../kernel/legality-rules.js";
-import { describeReceived, readAction, type Action, type ReadAction } from "../world/actions.js";
+import { readAction, type Action, type ReadAction } from "../world/actions.js";
 import { effectiveParams } from "../world/effective-params.js";
 import { citizenById, totalFunds, type WorldState } from "../world/world-state.js";
 
@@ -13,16 +13,28 @@ export type LegalityResult =
 
 const LEGAL: LegalityResult = { legal: true, reason: null, article: null, rule: null };
 
-/** The refusal of something that is not an action of the closed vocabulary, naming the field and what it must be. */
+/** How many fields at fault a refusal spells out; it counts the rest. */
+const LISTED_PROBLEMS = 5;
+
+/**
+ * The refusal of something that is not an action of the closed vocabulary:
+ * its fields at fault in path order (as readAction lists them), each with
+ * what it held and what it must be — the first five spelled out, the rest
+ * counted, so a hostile submission cannot bloat the log.
+ */
 export function malformedAction(read: Extract<ReadAction, { ok: false }>): LegalityResult {
-  return { legal: false, reason: `not an action: ${read.field}: got ${describeReceived(read.received)}; expected ${read.allowed}`, article: null, rule: null };
+  const listed = read.problems.slice(0, LISTED_PROBLEMS).map((problem) => `${problem.field}: got ${problem.got}; expected ${problem.expected}`);
+  const more = read.problems.length - listed.length;
+  return { legal: false, reason: `not an action: ${listed.join(" | ")}${more > 0 ? ` | and ${more} more` : ""}`, article: null, rule: null };
 }
 
 /**
  * The gate: whether `action` may be applied to `state` under `kernel`. It
- * reads the action with the closed vocabulary's schema first, so whatever a
- * caller hands it — a negative, fractional, NaN or string amount, an unknown
- * type, a `__proto__` key — is refused with its reason, never thrown on.
+ * reads the action as JSON and with the closed vocabulary's schema first, so
+ * whatever a caller hands it — a negative, fractional, NaN or string amount,
+ * an unknown type, a `__proto__` key, a cycle — is refused with its reason,
+ * never thrown on, and the same value gives the same reason whatever order
+ * its keys were written in.
  * Pure — it reads its arguments only and changes none of them — so a replay's
  * outcome depends on nothing but the transcript and the kernel text.
  */

@@ -14,7 +14,7 @@ export interface PlayRoundsOptions {
  * Asks each citizen on turn for an action and routes it through the gate;
  * a refused citizen chooses again with the refusal in view, and passes after
  * `maxAttemptsPerTurn` refusals. Every submission, refused ones included, is
- * in `environment.actions`.
+ * in `environment.submissions`.
  */
 export async function playRounds(environment: TournamentWorld, agents: Readonly<Record<string, TournamentAgent>>, options: PlayRoundsOptions): Promise<void> {
   const maxAttempts = options.maxAttemptsPerTurn ?? 3;

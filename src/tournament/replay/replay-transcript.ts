@@ -15,13 +15,15 @@ export interface ReplayResult {
   events: readonly TournamentEvent[];
   state: Readonly<WorldState>;
   eventLogHash: string;
-  /** Actions the gate refused during the replay. */
+  /** Submissions the gate refused during the replay (malformed ones included). */
   rejected: number;
 }
 
 /**
  * Feeds a transcript straight through the legality gate — no agent is asked
- * anything — so the outcome depends only on (transcript, kernel text).
+ * anything — so the outcome depends only on (transcript, kernel text). Its
+ * malformed submissions are refused again with the same reasons, so the log
+ * is the recorded run's, event for event.
  */
 export function replayTranscript(transcript: Transcript, kernel: Kernel, options: ReplayOptions = {}): ReplayResult {
   if (transcript.kernelVersion !== kernel.version && options.acrossVersions !== true) {
@@ -29,8 +31,8 @@ export function replayTranscript(transcript: Transcript, kernel: Kernel, options
   }
   const environment = new TournamentWorld(kernel, transcript.world);
   let rejected = 0;
-  for (const action of transcript.actions) {
-    if (!environment.step(action).legal) rejected += 1;
+  for (const submission of transcript.actions) {
+    if (!environment.resubmit(submission).legal) rejected += 1;
   }
   return { events: environment.events, state: environment.state, eventLogHash: eventLogHash(environment.events), rejected };
 }

@@ -158,13 +158,13 @@ export function searchRedTeam(options: SearchRedTeamOptions): SearchRedTeamResul
     roundsSearched = round + 1;
   }
 
-  const actions = [...best.environment.actions];
+  const actions = best.environment.actions;
   return {
     objective,
     redTeam,
     finding: best.finding,
     progress: best.progress,
-    transcript: { kernelVersion: kernel.version, world: best.environment.config, actions },
+    transcript: { kernelVersion: kernel.version, world: best.environment.config, actions: [...best.environment.submissions] },
     redActions: Object.fromEntries(redTeam.map((citizen) => [citizen, actions.filter((action) => action.actor === citizen)])),
     nodesExpanded,
     roundsSearched,

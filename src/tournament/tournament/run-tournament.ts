@@ -127,7 +127,7 @@ async function playEpisode(
   return {
     agents: Object.fromEntries(Object.entries(agents).map(([citizen, agent]) => [citizen, agent.kind])),
     events: environment.events,
-    transcript: { kernelVersion: options.kernel.version, world, actions: [...environment.actions] },
+    transcript: { kernelVersion: options.kernel.version, world, actions: [...environment.submissions] },
     state: environment.state,
   };
 }

@@ -1,5 +1,10 @@
 import { z } from "zod";
+import type { JsonValue } from "../../core/json.js";
 import { UnknownActionError } from "../errors/index.js";
+import { comparePaths } from "./compare-paths.js";
+import { fieldName, type FieldProblem } from "./field-problem.js";
+import { readJson } from "./read-json.js";
+import type { RefusedSubmission } from "./submission.js";
 
 /** Citizen ids are `c0 … c(N−1)`. */
 export const CitizenIdSchema = z.string().regex(/^c(0|[1-9]\d{0,3})$/, "a citizen id like \"c0\"");
@@ -25,62 +30,55 @@ export type Action = z.infer<typeof ActionSchema>;
 export type ActionType = Action["type"];
 export const ACTION_TYPES = ActionSchema.options.map((option) => option.shape.type.value) as readonly ActionType[];
 
-/** An action as read from untrusted input: the parsed, frozen action, or why it is not one. */
-export type ReadAction = { ok: true; action: Action } | { ok: false; field: string; allowed: string; received: unknown };
-
-/** Own keys of `value`'s `changes` that a parse would not keep (`__proto__` is assigned to the prototype, never kept as a key). */
-function droppedChangeKeys(value: unknown, parsed: Action): string[] {
-  if (parsed.type !== "ProposeAmendment") return [];
-  const raw = (value as { changes?: unknown }).changes;
-  if (typeof raw !== "object" || raw === null) return [];
-  return Object.keys(raw).filter((key) => !Object.prototype.hasOwnProperty.call(parsed.changes, key));
-}
+/** An action as read from untrusted input: the parsed, frozen action, or every field at fault (in path order) and the submission as the transcript keeps it. */
+export type ReadAction = { ok: true; action: Action } | { ok: false; problems: FieldProblem[]; submission: RefusedSubmission };
 
 /**
- * Reads one action against the closed vocabulary without throwing: the type
- * first (so an unknown type is named as such), then the schema, then the
- * keys a parse would silently drop (a `__proto__` key in `changes` could turn
- * a refused amendment into a legal one). The action returned is a fresh,
- * deeply frozen copy: the caller's object can change afterwards without
- * touching anything that kept it.
+ * Reads one submission against the closed vocabulary without throwing: as
+ * JSON first (readJson: keys in code-unit order, so the order they were
+ * written in cannot change a refusal), then the type (so an unknown type is
+ * named as such), then the schema, then the keys a parse would silently drop
+ * (a `__proto__` key in `changes` could turn a refused amendment into a
+ * legal one). A refusal names every field at fault in path order. The action
+ * returned is a fresh, deeply frozen copy: the caller's object can change
+ * afterwards without touching anything that kept it.
  */
 export function readAction(value: unknown): ReadAction {
-  const type = (value as { type?: unknown } | null | undefined)?.type;
-  if (typeof type !== "string" || !(ACTION_TYPES as readonly string[]).includes(type)) {
-    return { ok: false, field: "type", allowed: `one of ${ACTION_TYPES.join(", ")}`, received: type };
-  }
-  // safeParse, not parseInput: an error message built from a BigInt or a cycle would itself throw.
+  const json = readJson(value);
+  if (!json.ok) return { ok: false, problems: json.problems, submission: deepFreeze({ notJson: json.problems.map(({ field, got }) => ({ field, got })) }) };
+  const read = readJsonAction(json.value);
+  return read.ok ? { ok: true, action: deepFreeze(read.action) } : { ok: false, problems: read.problems, submission: deepFreeze({ malformed: json.value }) };
+}
+
+/** A JSON value read as an action: the parse, or every field at fault in path order. */
+function readJsonAction(value: JsonValue): { ok: true; action: Action } | { ok: false; problems: FieldProblem[] } {
+  const problem = (path: readonly PropertyKey[], expected: string): FieldProblem => {
+    const received = ownValueAt(value, path);
+    return { field: fieldName(path), got: received === undefined ? "nothing" : JSON.stringify(received), expected, received };
+  };
+  const type = ownValueAt(value, ["type"]);
+  if (typeof type !== "string" || !(ACTION_TYPES as readonly string[]).includes(type)) return { ok: false, problems: [problem(["type"], `one of ${ACTION_TYPES.join(", ")}`)] };
   const result = ActionSchema.safeParse(value);
   if (!result.success) {
-    const issue = result.error.issues[0];
-    const path = (issue?.path ?? []).map(String);
-    if (issue?.code === "unrecognized_keys") return { ok: false, field: [...path, issue.keys[0] ?? ""].join("."), allowed: `no such key in a ${type} action`, received: undefined };
-    let received: unknown = value;
-    for (const key of path) received = (received as Record<string, unknown> | undefined)?.[key];
-    return { ok: false, field: path.join(".") || "(action)", allowed: issue?.message ?? "a valid action", received };
+    const found = result.error.issues.flatMap((issue) =>
+      issue.code === "unrecognized_keys" ? issue.keys.map((key) => ({ path: [...issue.path, key], expected: `no such key in a ${type} action` })) : [{ path: issue.path, expected: issue.message }],
+    );
+    // A stable sort: issues at one path keep the schema's own (fixed) order.
+    return { ok: false, problems: found.sort((a, b) => comparePaths(a.path, b.path)).map(({ path, expected }) => problem(path, expected)) };
   }
-  const parsed = result.data;
-  const dropped = droppedChangeKeys(value, parsed);
-  if (dropped.length > 0) return { ok: false, field: `changes.${dropped[0] ?? ""}`, allowed: "a parameter name (this key cannot be kept)", received: (value as { changes: Record<string, unknown> }).changes[dropped[0] ?? ""] };
-  return { ok: true, action: deepFreeze(structuredClone(parsed)) };
+  if (result.data.type !== "ProposeAmendment") return { ok: true, action: result.data };
+  // Own keys of `changes` the parse did not keep (`__proto__` is assigned to the prototype, never kept as a key).
+  const kept = result.data.changes;
+  const dropped = Object.keys(ownValueAt(value, ["changes"]) as Record<string, JsonValue>).filter((key) => !Object.prototype.hasOwnProperty.call(kept, key));
+  if (dropped.length === 0) return { ok: true, action: result.data };
+  return { ok: false, problems: dropped.map((key) => problem(["changes", key], "a parameter name (this key cannot be kept)")) };
 }
 
-/** `received` as InvalidInputError can print it: NaN, Infinity, BigInt and cycles as text. */
-function jsonSafe(value: unknown): unknown {
-  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
-  try {
-    JSON.stringify(value);
-    return value;
-  } catch {
-    return String(value);
-  }
-}
-
-/** How a refused action's reason shows what it was given: exactly, whatever it is. */
-export function describeReceived(value: unknown): string {
-  if (value === undefined) return "nothing";
-  const safe = jsonSafe(value);
-  return typeof safe === "string" && typeof value !== "string" ? safe : (JSON.stringify(safe) ?? String(value));
+/** The value at `path` through own properties only (a `valueOf` or `__proto__` key is read as itself, never from the prototype). */
+function ownValueAt(value: JsonValue, path: readonly PropertyKey[]): JsonValue | undefined {
+  let at: JsonValue | undefined = value;
+  for (const key of path) at = typeof at === "object" && at !== null && Object.prototype.hasOwnProperty.call(at, key) ? (at as Record<PropertyKey, JsonValue>)[key] : undefined;
+  return at;
 }
 
 function deepFreeze<Value>(value: Value): Value {
@@ -91,10 +89,13 @@ function deepFreeze<Value>(value: Value): Value {
   return value;
 }
 
-/** Parses one action from untrusted input (a transcript line, an agent's JSON); `field` names where it came from. */
+/** Parses one action from untrusted input (a transcript line, an agent's JSON); `field` names where it came from, the error the first field at fault. */
 export function parseAction(value: unknown, field: string): Action {
   const read = readAction(value);
-  if (!read.ok) throw new UnknownActionError(`${field}.${read.field}`, read.allowed, jsonSafe(read.received));
+  if (!read.ok) {
+    const [first] = read.problems as [FieldProblem];
+    throw new UnknownActionError(`${field}.${first.field}`, first.expected, first.received);
+  }
   return read.action;
 }
 

@@ -4,9 +4,10 @@ import { parseInput } from "../../core/parse-input.js";
 import type { Kernel } from "../kernel/kernel.js";
 import type { PatchableParamName } from "../kernel/kernel-schema.js";
 import { checkActionLegality, checkLegality, malformedAction, type LegalityResult } from "../legality/check-legality.js";
-import { readAction, type Action } from "./actions.js";
+import { readAction, type Action, type ReadAction } from "./actions.js";
 import { effectiveParams } from "./effective-params.js";
 import type { EventDraft, TournamentEvent } from "./events.js";
+import { isAction, readSubmission, type Submission } from "./submission.js";
 import { activeCitizens, citizenById, type CitizenState, type Proposal, type WorldState } from "./world-state.js";
 
 export const WorldConfigSchema = z.strictObject({
@@ -41,7 +42,7 @@ export class TournamentWorld {
   readonly config: WorldConfig;
   private worldState: WorldState;
   private readonly log: TournamentEvent[] = [];
-  private readonly submitted: Action[] = [];
+  private readonly submitted: Submission[] = [];
 
   constructor(readonly kernel: Kernel, config: WorldConfigInput = {}) {
     this.config = parseInput(WorldConfigSchema, config, { fieldName: (path) => `world.${path.map(String).join(".")}` });
@@ -89,9 +90,14 @@ export class TournamentWorld {
     return this.log;
   }
 
-  /** Every action submitted, legal or not, in order: the transcript a replay feeds back. */
-  get actions(): readonly Action[] {
+  /** Every submission, in order — actions legal or not, and what was no action as it was — the transcript `resubmit` feeds back. */
+  get submissions(): readonly Submission[] {
     return this.submitted;
+  }
+
+  /** The submissions that were actions, legal or not, in order. */
+  get actions(): readonly Action[] {
+    return this.submitted.filter(isAction);
   }
 
   /** What the gate would say of `action` now, without applying it. */
@@ -100,19 +106,29 @@ export class TournamentWorld {
   }
 
   /**
-   * The gate for every caller: `action` is read with the closed vocabulary's
-   * schema, then judged by the kernel, before anything changes. Whatever it is
-   * given, it returns (never throws): a malformed submission is a `rejected`
-   * event naming the field (article null: no article decides) and is not part
-   * of the transcript, since it is not an action; an illegal action is a
-   * `rejected` event with its article and is in the transcript; only a legal
-   * one changes the state. The log and the transcript keep frozen copies.
+   * The gate for every caller: `action` is read as JSON and with the closed
+   * vocabulary's schema, then judged by the kernel, before anything changes.
+   * Whatever it is given, it returns (never throws): a malformed submission is
+   * a `rejected` event naming its fields at fault in path order (article null:
+   * no article decides) and is kept in the transcript as what it was
+   * (`{malformed: its JSON}`, or `{notJson: …}` for what JSON cannot hold); an
+   * illegal action is a `rejected` event with its article; only a legal one
+   * changes the state. The log and the transcript keep frozen copies.
    */
   step(action: unknown): StepResult {
-    const read = readAction(action);
+    return this.submit(readAction(action));
+  }
+
+  /** Feeds one entry of `submissions` back through the gate: the same action, or the same refusal (what a replay does). */
+  resubmit(submission: Submission): StepResult {
+    return this.submit(readSubmission(submission));
+  }
+
+  private submit(read: ReadAction): StepResult {
     const firstNew = this.log.length;
     if (!read.ok) {
       const refusal = malformedAction(read);
+      this.submitted.push(read.submission);
       this.emit({ type: "rejected", action: null, reason: refusal.reason ?? "", article: null });
       return { legal: false, reason: refusal.reason, article: null, events: this.log.slice(firstNew) };
     }
