@@ -7,11 +7,11 @@
 //   npm run build && node dist/benchmarks/tfjs-minibatch.js [--examples N] [--rounds N]   (prints JSON)
 import * as tf from "@tensorflow/tfjs";
 import { pathToFileURL } from "node:url";
-import { InvalidInputError } from "../src/core/errors/index.js";
 import { RandomStream } from "../src/core/random/random-stream.js";
 import { bundledArithmeticBase } from "../src/inference/model-files/bundled-models.js";
 import { arithmeticExample } from "../src/tasks/arithmetic/arithmetic-corpus.js";
 import { Policy } from "../src/training/tfjs/policy/policy.js";
+import { integerFlag } from "./integer-flag.js";
 
 export interface TfjsMinibatchResult {
   benchmark: "tfjs-minibatch";
@@ -68,12 +68,5 @@ export async function measureTfjsMinibatch(examples: number, rounds: number): Pr
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const flag = (name: string, fallback: number) => {
-    const at = process.argv.indexOf(name);
-    if (at === -1) return fallback;
-    const value = Number(process.argv[at + 1]);
-    if (!Number.isInteger(value) || value < 1) throw new InvalidInputError(name, "an integer ≥ 1", process.argv[at + 1]);
-    return value;
-  };
-  console.log(JSON.stringify(await measureTfjsMinibatch(flag("--examples", 64), flag("--rounds", 5))));
+  console.log(JSON.stringify(await measureTfjsMinibatch(integerFlag("--examples", 64), integerFlag("--rounds", 5))));
 }
