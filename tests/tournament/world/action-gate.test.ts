@@ -61,11 +61,11 @@ describe("the gate reads every action with the closed vocabulary's schema first"
         JSON.parse(`{"changes":{"maxSpendPercentOfTreasury":null,"valueOf":null},"actor":"${actor}","type":"ProposeAmendment"}`),
         ["changes.maxSpendPercentOfTreasury", "changes.valueOf"],
       ],
-      // Unknown keys (one of them `constructor`, holding an object) around a bad field.
+      // Unknown keys (one of them `constructor`, holding an object) around a bad field; `aa` sorts before `amount`, which the schema checks first.
       [
-        JSON.parse(`{"zz":1,"type":"ProposeSpend","constructor":{"b":2,"a":1},"actor":"${actor}","amount":-1,"recipient":"c1"}`),
-        JSON.parse(`{"recipient":"c1","amount":-1,"actor":"${actor}","constructor":{"a":1,"b":2},"type":"ProposeSpend","zz":1}`),
-        ["amount", "constructor", "zz"],
+        JSON.parse(`{"zz":1,"type":"ProposeSpend","constructor":{"b":2,"a":1},"actor":"${actor}","amount":-1,"aa":true,"recipient":"c1"}`),
+        JSON.parse(`{"recipient":"c1","aa":true,"amount":-1,"actor":"${actor}","constructor":{"a":1,"b":2},"type":"ProposeSpend","zz":1}`),
+        ["aa", "amount", "constructor", "zz"],
       ],
       // Parts JSON cannot hold.
       [{ type: "ProposeSpend", actor, memo: symbol, amount: Number.NaN, recipient: "c1" }, { recipient: "c1", amount: Number.NaN, memo: symbol, actor, type: "ProposeSpend" }, ["amount", "memo"]],
