@@ -29,8 +29,9 @@ export const TrainingConfigurationSchema = z.strictObject({
    */
   maxNonFiniteUpdates: z.number().int().min(1).default(3),
   /**
-   * Share of a step's rollouts (sub-episodes included), from 0 (exclusive) to
-   * 1, that failing — an episode or verifier threw — makes the step count
+   * Share of a step's rollouts (sub-episodes included; those its environment
+   * dropped by design are left out of both sides), from 0 (exclusive) to 1,
+   * that failing — an episode or verifier threw — makes the step count
    * towards `maxFailedSteps`. Default 0.5.
    */
   maxFailedFraction: z.number().gt(0).max(1).default(0.5),

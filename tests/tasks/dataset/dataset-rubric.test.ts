@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { InvalidInputError } from "../../../src/core/errors/index.js";
+import { dropsRollout, InvalidInputError } from "../../../src/core/errors/index.js";
+import { DroppedRolloutError } from "../../../src/environments/errors/index.js";
 import { RewardFunctionError } from "../../../src/tasks/dataset/errors/index.js";
 import { rubricOf, scoreRubric } from "../../../src/tasks/dataset/dataset-rubric.js";
 
@@ -27,6 +28,24 @@ describe("the dataset rubric", () => {
     const rubric = rubricOf([{ name: "fine", fn: () => 1 }, { name: "broken", fn: () => { throw new Error("no answer column"); } }]);
     expect(() => scoreRubric(rubric, "13", item)).toThrow(new RewardFunctionError("broken", "threw: no answer column"));
     expect(() => scoreRubric(rubricOf([{ name: "nan", fn: () => Number.NaN }]), "13", item)).toThrow(/reward function "nan" returned NaN/);
+  });
+
+  it("keeps what the function threw as the cause, its class intact; a DroppedRolloutError from it is a RewardFunctionError too, no drop", () => {
+    const typeError = new TypeError("Cannot read properties of undefined (reading 'length')");
+    const thrown = (error: Error) => {
+      try {
+        scoreRubric(rubricOf([{ name: "short", fn: () => { throw error; } }]), "13", item);
+      } catch (caught) {
+        return caught as Error;
+      }
+      throw new Error("scoreRubric did not throw");
+    };
+    const wrapped = thrown(typeError);
+    expect(wrapped).toBeInstanceOf(RewardFunctionError);
+    expect(wrapped.cause).toBe(typeError);
+    // Only an environment's own code drops a rollout: a user's reward function cannot, even by throwing the class.
+    const drop = thrown(new DroppedRolloutError("not mine to drop"));
+    expect([drop.name, dropsRollout(drop), dropsRollout(drop.cause)]).toEqual(["RewardFunctionError", false, true]);
   });
 
   it("refuses duplicate names, an anonymous function without a name, a non-finite weight and no function at all", () => {
