@@ -165,12 +165,14 @@ describe(`the gate under random legal and malformed submissions (fast-check seed
           const actorBefore = environment.actorOnTurn;
           const treasuryBefore = environment.state.treasury;
           const activeBefore = activeCitizens(environment.state).length;
+          const submittedBefore = environment.submissions.length;
           const result = environment.step(input);
           const state = environment.state;
           if (!result.legal) {
             invariant(isDeepStrictEqual(state, before), () => `a refused submission changed the state: ${String(result.reason)}`);
             invariant(environment.actorOnTurn === actorBefore && result.events.length === 1 && result.events[0]?.type === "rejected", () => `a refusal moved the turn or logged ${JSON.stringify(result.events)}`);
           }
+          invariant(environment.submissions.length === submittedBefore + 1, () => `the transcript did not keep the submission: ${String(result.reason)}`);
           const kept = environment.submissions.at(-1) as object;
           if ("malformed" in kept) seen.malformed += 1;
           if ("notJson" in kept) seen.notJson += 1;
@@ -193,7 +195,7 @@ describe(`the gate under random legal and malformed submissions (fast-check seed
         const replay = replayTranscript(parseTranscript(JSON.parse(written), "fuzz transcript"), kernel);
         invariant(canonicalJson(replay.events) === canonicalJson(environment.events), () => `the transcript replayed to another log: ${written}`);
       }),
-      { numRuns: RUNS, seed: SEED, interruptAfterTimeLimit: 100_000, markInterruptAsFailure: true },
+      { numRuns: RUNS, seed: SEED, interruptAfterTimeLimit: 100_000, markInterruptAsFailure: true, includeErrorInReport: true },
     );
     // Every case ran (none cut short by the time limit) and none failed; a failure names its counterexample.
     expect(details.failed, details.failed ? fc.defaultReportMessage(details) : "").toBe(false);
