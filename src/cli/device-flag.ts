@@ -2,6 +2,7 @@ import { Option } from "commander";
 import type { InferenceClient } from "../core/inference-client.js";
 import { DeviceSchema } from "../inference/device/device-option.js";
 import { describeDevice } from "../inference/device/resolve-device.js";
+import { describeEngineSettings } from "../inference/llama/engine-settings.js";
 import { LlamaInferenceClient } from "../inference/llama/llama-inference-client.js";
 import type { CliIo } from "./cli-io.js";
 
@@ -18,7 +19,10 @@ export function deviceOption(): Option {
   return new Option("--device <device>", DEVICE_HELP);
 }
 
-/** Says on stderr, once a model is open, which device it is on and why; a scripted client (no model) says nothing. */
+/**
+ * Says on stderr, once a model is open, which device it is on and why, and under it each sequence's context and
+ * the decode's threads (`describeEngineSettings`); a scripted client (no model) says nothing.
+ */
 export function announceDevice(io: CliIo, client: InferenceClient): void {
-  if (client instanceof LlamaInferenceClient) io.stderr(`${describeDevice(client.device)}\n`);
+  if (client instanceof LlamaInferenceClient) io.stderr(`${describeDevice(client.device)}\n${describeEngineSettings(client.settings)}\n`);
 }

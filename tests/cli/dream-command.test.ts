@@ -28,7 +28,7 @@ describe("selfplay dream", () => {
     const out = join(scratch(), "dream");
     const { code, stdout, stderr } = await runCli(["dream", "--once", "--out", out, "--seed", "3", "--json"]);
     // Nothing but the device line (auto: the CPU here).
-    expect(stderr).toMatch(/^device: CPU \(.*\) — auto: ggml found no GPU\n$/);
+    expect(stderr).toMatch(/^device: CPU \(.*\) — auto: ggml found no GPU\nengine: \d+-token context a sequence \(.*\), \d+ decode thread\(s\) \(.*\)\n$/);
     expect(code).toBe(EXIT.ok);
     const result = JSON.parse(stdout) as { stoppedBy: string; cycles: Array<{ status: string; source: string; attempts: unknown[]; challenge: { cluster: string } | null }> };
     expect(result.stoppedBy).toBe("max-cycles");

@@ -27,7 +27,7 @@ describe("selfplay eval (real engine)", () => {
     const argv = ["eval", "--model", modelPath, "--task", "arithmetic", "--n", "12", "--seed", "4", "--samples", "2", "--sequences", "4", "--json"];
     const { code, stdout, stderr } = await runCli(argv);
     // Nothing but the device line (auto: the CPU here).
-    expect(stderr).toMatch(/^device: CPU \(.*\) — auto: ggml found no GPU\n$/);
+    expect(stderr).toMatch(/^device: CPU \(.*\) — auto: ggml found no GPU\nengine: \d+-token context a sequence \(.*\), \d+ decode thread\(s\) \(.*\)\n$/);
     expect(code).toBe(0);
     const result = JSON.parse(stdout) as { heldOutAccuracy: number; n: number; correct: number; passAtK: { k: number; value: number }; byCluster: Record<string, { n: number }> };
     expect(result.n).toBe(12);
@@ -79,7 +79,7 @@ describe("selfplay eval --env (real engine, the bundled base)", () => {
   it("exact-match: greedy accuracy on the held-out questions the config sizes, pass@k with --samples, on the bundled base by default", async () => {
     const config = await configFile("exact-match", { evaluateQuestions: 8 });
     const greedy = await runCli(["eval", "--env", "exact-match", "--config", config, "--json"]);
-    expect(greedy.stderr).toMatch(/^device: CPU \(.*\) — auto: ggml found no GPU\n$/);
+    expect(greedy.stderr).toMatch(/^device: CPU \(.*\) — auto: ggml found no GPU\nengine: \d+-token context a sequence \(.*\), \d+ decode thread\(s\) \(.*\)\n$/);
     expect(greedy.code).toBe(0);
     const result = JSON.parse(greedy.stdout) as EnvironmentEvalJson;
     expect(Object.keys(result)).toEqual(["environment", "model", "heldOutAccuracy", "n"]);

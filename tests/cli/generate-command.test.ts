@@ -25,8 +25,8 @@ describe("selfplay generate (real engine)", () => {
   it("prints the text and every token with its id and logprob; the same seed repeats it", async () => {
     const argv = ["generate", "--model", modelPath, "--prompt", "Hello", "--temperature", "0.8", "--seed", "3", "--max-tokens", "12", "--json"];
     const first = await runCli(argv);
-    // Nothing but the device line (auto: the CPU here).
-    expect(first.stderr).toMatch(/^device: CPU \(.*\) — auto: ggml found no GPU\n$/);
+    // Nothing but the device line (auto: the CPU here) and the engine's context and threads under it.
+    expect(first.stderr).toMatch(/^device: CPU \(.*\) — auto: ggml found no GPU\nengine: \d+-token context a sequence \(.*\), \d+ decode thread\(s\) \(.*\)\n$/);
     expect(first.code).toBe(0);
     const output = JSON.parse(first.stdout) as { text: string; tokens: Array<{ id: number; text: string; logprob: number }> };
     expect(output.tokens.length).toBeGreaterThan(0);

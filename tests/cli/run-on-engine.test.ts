@@ -21,7 +21,9 @@ async function runCli(argv: string[], environment?: Record<string, string>) {
 
 // The pool line, then the device line every command that opens a model prints (auto: the CPU here).
 const DEVICE_LINE = String.raw`device: CPU \(.*\) — auto: ggml found no GPU\n`;
-const IN_PROCESS = new RegExp(String.raw`^pool: in-process, no worker threads \(built-in default; no .*pool-default\.json .*\)\n` + DEVICE_LINE + "$");
+/** Under the device line of an engine in this process: its context and decode threads. */
+const ENGINE_LINE = String.raw`engine: \d+-token context a sequence \(.*\), \d+ decode thread\(s\) \(.*\)\n`;
+const IN_PROCESS = new RegExp(String.raw`^pool: in-process, no worker threads \(built-in default; no .*pool-default\.json .*\)\n` + DEVICE_LINE + ENGINE_LINE + "$");
 
 describe("selfplay run --model (real engine)", () => {
   let folder: string;
@@ -59,7 +61,7 @@ describe("selfplay run --model (real engine)", () => {
       const { code, stderr } = await runCli([...flags, "--out", out, ...pool]);
       expect(code, stderr).toBe(0);
       const perWorker = pool.includes("per-worker");
-      expect(stderr).toMatch(new RegExp(String.raw`^pool: 2 worker threads, (one shared engine|an engine in each) \(from --workers\)\n` + (perWorker ? DEVICE_LINE.replace(String.raw`\n`, String.raw` \(an engine in each worker\)\n`) : DEVICE_LINE) + "$"));
+      expect(stderr).toMatch(new RegExp(String.raw`^pool: 2 worker threads, (one shared engine|an engine in each) \(from --workers\)\n` + (perWorker ? DEVICE_LINE.replace(String.raw`\n`, String.raw` \(an engine in each worker\)\n`) : DEVICE_LINE + ENGINE_LINE) + "$"));
       expect(await rolloutsDifferences(join(out, "rollouts.jsonl"), join(reference, "rollouts.jsonl"))).toEqual([]);
     }
   });
@@ -75,7 +77,7 @@ describe("selfplay run --model (real engine)", () => {
     const { code, stderr } = await runCli([...flags, "--out", out], environment);
     expect(code, stderr).toBe(0);
     expect(stderr.startsWith(`pool: 1 worker thread, one shared engine (this machine's default from \`selfplay bench pool --save\`, ${saved})\n`)).toBe(true);
-    expect(stderr.split("\n").slice(1).join("\n")).toMatch(new RegExp(`^${DEVICE_LINE}$`));
+    expect(stderr.split("\n").slice(1).join("\n")).toMatch(new RegExp(`^${DEVICE_LINE}${ENGINE_LINE}$`));
     const reference = join(folder, "proposer-solver-saved-reference");
     expect((await runCli([...flags, "--out", reference, "--workers", "0"], environment)).code).toBe(0);
     expect(await rolloutsDifferences(join(out, "rollouts.jsonl"), join(reference, "rollouts.jsonl"))).toEqual([]);

@@ -70,7 +70,8 @@ export async function measurePoolCell(options: PoolCellOptions): Promise<PoolCel
       for (let index = 0; index < options.rounds; index++) rounds.push(await round());
       return {
         ...cell,
-        threads: engine.threads,
+        // A per-worker engine's count is set above; a shared engine says its own default.
+        threads: client instanceof LlamaInferenceClient ? client.settings.threads.threads : (engine.threads ?? 1),
         rolloutsPerSecond: median(rounds.map((entry) => entry.rolloutsPerSecond)),
         tokensPerSecond: median(rounds.map((entry) => entry.tokensPerSecond)),
         rounds,

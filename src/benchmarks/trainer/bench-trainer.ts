@@ -4,8 +4,6 @@ import { join } from "node:path";
 import { InvalidInputError } from "../../core/errors/index.js";
 import { LlamaCppToolError } from "../errors/index.js";
 import { GgufReader } from "../../gguf/gguf-reader.js";
-import { bytesToTokenIds } from "../../inference/byte-tokens.js";
-import { BYTE_VOCABULARY_SIZE } from "../../inference/model-files/byte-vocabulary.js";
 import { createRandomModel } from "../../inference/model-files/create-random-model.js";
 import { MODEL_PRESETS, type ModelPresetName } from "../../inference/model-files/model-presets.js";
 import { createTrainableAdapter } from "../../training/tfjs/lora/create-trainable-adapter.js";
@@ -20,6 +18,7 @@ import { measureTfjsTraining } from "./measure-tfjs-training.js";
 import { measureWeightSync } from "./measure-weight-sync.js";
 import type { TrainerBenchResult } from "./trainer-bench-result.js";
 import { trainingText } from "./training-text.js";
+import { trainingTokens } from "./training-tokens.js";
 
 export interface TrainerBenchOptions {
   /** Small sizes (tiny model, few steps) for a CI check of the output; the full run uses the medium model. */
@@ -32,7 +31,7 @@ export interface TrainerBenchOptions {
    * `qwen2-0.5b` (a q8_0 qwen2 file) trains a LoRA on ggml alone (`LORA_BENCH`).
    */
   preset?: ModelPresetName;
-  /** A model file of one's own (`--model`, any type llama.cpp reads, vocabulary ≥ 259 tokens): a LoRA trains over it on ggml. Not with `preset`. */
+  /** A model file of one's own (`--model`, any type llama.cpp reads): a LoRA trains over it on ggml, on text in its own vocabulary. Not with `preset`. */
   modelPath?: string;
   /** CPU threads of every threaded measurement (ggml, the engine's forward, llama-finetune), an integer ≥ 1 (`--threads`). Default 1 and 2; 1 with `quick`. */
   threads?: number;
@@ -64,12 +63,13 @@ export async function benchTrainer(options: TrainerBenchOptions): Promise<Traine
     const model = await createRandomModel({ path: join(folder, `${preset}.gguf`), preset, architecture: "llama", seed: 0 });
     const steps = options.quick ? STEPS.quick : STEPS.full;
     const text = trainingText(sequenceLength * (Math.max(...Object.values(steps)) + 2) + 1);
+    const tokens = await trainingTokens(model.path, text.length);
     const backends: TrainerBenchResult["backends"] = [];
     for (const backend of TfjsBackendNameSchema.options) {
       backends.push(await measureTfjsTraining({ modelPath: model.path, backend, text, sequenceLength, sequencesPerStep: 1, steps: steps[backend] }));
     }
     for (const threads of threadCounts) {
-      backends.push(await measureGgmlTraining({ modelPath: model.path, threads, text, sequenceLength, sequencesPerStep: 1, steps: steps.wasm, entropy: false }));
+      backends.push(await measureGgmlTraining({ modelPath: model.path, threads, tokens, sequenceLength, sequencesPerStep: 1, steps: steps.wasm, entropy: false }));
     }
     const weightSync = await measureWeightSync(model.path, 3);
     const llamaCpp: TrainerBenchResult["llamaCpp"] = [];
@@ -122,23 +122,20 @@ async function benchLora(options: TrainerBenchOptions, preset: ModelPresetName |
     modelPath = (await createRandomModel({ path: join(folder, `${preset}.gguf`), preset, architecture: "qwen2", weightType: LORA_BENCH.weightType, seed: 0 })).path;
   }
   const { configuration, parameters, weightType } = await describeModel(modelPath);
-  if (configuration.vocabularySize < BYTE_VOCABULARY_SIZE) {
-    throw new InvalidInputError("--model", `a model whose vocabulary holds the ${BYTE_VOCABULARY_SIZE} byte tokens the benchmark text is written in`, configuration.vocabularySize);
-  }
   const sequenceLength = Math.min(LORA_BENCH.sequenceLength, configuration.contextLength);
   const loraPath = join(folder, "bench.lora.gguf");
   const adapter = await createTrainableAdapter({ modelPath, path: loraPath, rank: LORA_BENCH.rank, alpha: LORA_BENCH.alpha });
   const steps = options.quick ? 1 : 2;
-  const text = trainingText(sequenceLength * (steps + 2) + 1);
+  const tokens = await trainingTokens(modelPath, sequenceLength * (steps + 2) + 1);
   const cells: GgmlTrainingMeasurement[] = [];
   for (const threads of threadCounts) {
-    for (const entropy of [false, true]) cells.push(await measureGgmlTraining({ modelPath, loraPath, threads, text, sequenceLength, sequencesPerStep: 1, steps, entropy }));
+    for (const entropy of [false, true]) cells.push(await measureGgmlTraining({ modelPath, loraPath, threads, tokens, sequenceLength, sequencesPerStep: 1, steps, entropy }));
   }
   // The trainer's peak: the engine measured below holds its own copy of the model and a logits buffer of every position.
   const peakRssBytes = process.resourceUsage().maxRSS * 1024;
   const trained = cells.some((cell) => cell.tokensPerSecond !== null);
   // The row the first timed step trains on: the engine decodes exactly what the trainer's forward reads.
-  const row = trainingRow(bytesToTokenIds(text), 1, sequenceLength);
+  const row = trainingRow(tokens, 1, sequenceLength);
   const engine = new Map<number, EngineForwardMeasurement>();
   for (const threads of threadCounts) {
     engine.set(threads, trained ? await measureEngineForward({ modelPath, tokens: row, threads, runs: ENGINE_FORWARD_RUNS }) : { tokensPerSecond: null, reason: "the trainer did not run" });

@@ -1,4 +1,3 @@
-import { bytesToTokenIds } from "../../inference/byte-tokens.js";
 import { GgmlTrainerUnavailableError } from "../../training/ggml/errors/index.js";
 import { GgmlPolicy } from "../../training/ggml/ggml-policy.js";
 import { AdamWConfigurationSchema } from "../../training/update/adamw-configuration.js";
@@ -10,8 +9,8 @@ export interface GgmlTrainingOptions {
   loraPath?: string;
   /** CPU threads of ggml's backend. */
   threads: number;
-  /** The text trained on, one token a byte; read in windows of `sequenceLength` tokens. */
-  text: string;
+  /** The tokens trained on, in the model's vocabulary (`trainingTokens`); read in windows of `sequenceLength` tokens. */
+  tokens: Int32Array;
   sequenceLength: number;
   sequencesPerStep: number;
   /** Timed optimizer steps after one untimed warm-up step. */
@@ -75,7 +74,7 @@ export async function measureGgmlTraining(options: GgmlTrainingOptions): Promise
   }
   try {
     const optimizer = AdamWConfigurationSchema.parse({});
-    const tokens = bytesToTokenIds(options.text);
+    const { tokens } = options;
     const predicted = options.sequencesPerStep * options.sequenceLength;
     const step = async (index: number) => {
       const sequences = Array.from({ length: options.sequencesPerStep }, (_, offset) => trainingSequence(tokens, index * options.sequencesPerStep + offset, options.sequenceLength));

@@ -12,6 +12,8 @@ import { heldOutExamples } from "../../tasks/arithmetic/held-out-examples.js";
 import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
 import { createRandomModel } from "../../inference/model-files/create-random-model.js";
 import { ModelPresetNameSchema } from "../../inference/model-files/model-presets.js";
+import { describeVocabulary } from "../../inference/model-files/describe-vocabulary.js";
+import { ByteVocabularyRequiredError } from "../../inference/errors/index.js";
 import { Policy } from "../../training/tfjs/policy/policy.js";
 import { pretrain } from "../../training/tfjs/pretrain/pretrain.js";
 import { PretrainConfigurationSchema, lastPretrainStep } from "../../training/tfjs/pretrain/pretrain-configuration.js";
@@ -47,6 +49,7 @@ export const PretrainCommandOptionsSchema = z.object({
 export async function pretrainCommand(rawOptions: unknown, { io }: CommandContext): Promise<number> {
   const options = parseOptions(PretrainCommandOptionsSchema, rawOptions);
   if (existsSync(options.out) && !options.force) throw new InvalidInputError("--out", "a file that does not exist yet (or add --force)", options.out);
+  if (options.from !== undefined) await assertByteVocabulary(options.from);
   await mkdir(dirname(options.out), { recursive: true });
   const configuration = PretrainConfigurationSchema.parse({ steps: options.steps, batchSize: options.batchSize, learningRate: options.learningRate, seed: options.seed, stopAfter: options.stopAfter });
   const lastStep = lastPretrainStep(configuration);
@@ -101,6 +104,22 @@ export async function pretrainCommand(rawOptions: unknown, { io }: CommandContex
   }
 }
 
+/**
+ * The arithmetic corpus is written in byte tokens (`arithmeticExample`): on a model of another vocabulary those ids
+ * are other text, and pretraining would train on it without a word. Refused before anything is written.
+ */
+async function assertByteVocabulary(from: string): Promise<void> {
+  const vocabulary = await describeVocabulary(from);
+  if (vocabulary.byteVocabulary) return;
+  throw new ByteVocabularyRequiredError(
+    "--from",
+    from,
+    vocabulary.size,
+    "a model of the byte vocabulary (one pretrain wrote, or leave --from out for a random --preset); the arithmetic corpus is byte tokens. " +
+      "To train a model of its own vocabulary, use RL on it: selfplay train --model FILE",
+  );
+}
+
 export function registerPretrainCommand(program: Command, context: CommandContext): void {
   program
     .command("pretrain")
@@ -114,7 +133,7 @@ export function registerPretrainCommand(program: Command, context: CommandContex
     .addOption(new Option("--seed <n>", "seed of the initial weights and the example stream").default("0"))
     .addOption(new Option("--evaluate-every <n>", "steps between held-out evaluations on the engine (0: only at the end)").default("500"))
     .addOption(new Option("--evaluate-problems <n>", "held-out problems per evaluation").default("500"))
-    .addOption(new Option("--from <file>", "continue from this model instead of a random one (--preset and --arch are then ignored)"))
+    .addOption(new Option("--from <file>", "continue from this model of the byte vocabulary instead of a random one (--preset and --arch are then ignored; another vocabulary is refused)"))
     .addOption(new Option("--out <file>", "the GGUF model to write"))
     .addOption(new Option("--force", "overwrite --out"))
     .addOption(deviceOption())

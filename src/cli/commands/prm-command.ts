@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { Option, type Command } from "commander";
@@ -17,6 +18,9 @@ import { PRM_FILES } from "../../frontier/prm/prm-metadata.js";
 import { PrmStateSchema, type PrmExample } from "../../frontier/prm/prm-state.js";
 import { readPrmExamples } from "../../frontier/prm/read-prm-examples.js";
 import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
+import { ByteVocabularyRequiredError } from "../../inference/errors/index.js";
+import { describeVocabulary } from "../../inference/model-files/describe-vocabulary.js";
+import { findTrainingCheckpoint } from "../../training/loop/training-checkpoint-files.js";
 import { TfjsBackendNameSchema, describeBackendSelection, selectBackend } from "../../training/tfjs/backend/select-backend.js";
 import { loadPrm } from "../../training/prm/load-prm.js";
 import { loadEnvironment } from "../../tasks/built-in-environments.js";
@@ -27,9 +31,8 @@ import { trainPrm } from "../../training/prm/train-prm.js";
 import { EXIT } from "../cli-io.js";
 import type { CommandContext, RegisterCommand } from "../command-context.js";
 import { integerFlag, numberFlag } from "../flag-schemas.js";
-import { DEVICE_FLAG, deviceOption } from "../device-flag.js";
+import { announceDevice, DEVICE_FLAG, deviceOption } from "../device-flag.js";
 import { parseOptions } from "../parse-options.js";
-import { describeDevice } from "../../inference/device/resolve-device.js";
 
 export const PrmTrainCommandOptionsSchema = z.object({
   trajectories: z.string({ error: "a glob of labelled-trajectory JSONL files (--trajectories GLOB)" }).min(1, "a glob"),
@@ -155,7 +158,9 @@ export async function prmLabelCommand(rawOptions: unknown, { io }: CommandContex
   // Found before any model loads, so a bad folder or a multi-turn episode costs nothing.
   const policies = new Map<string, RunFinalPolicy | undefined>();
   for (const { file } of byFile) {
-    policies.set(file, options.model !== undefined ? { modelPath: options.model } : options.rollouts > 0 ? await runFinalPolicy(dirname(file)) : undefined);
+    const policy = options.model !== undefined ? { modelPath: options.model } : options.rollouts > 0 ? await runFinalPolicy(dirname(file)) : undefined;
+    if (policy === undefined) await assertRunOfByteVocabulary(file);
+    policies.set(file, policy);
   }
   if (options.rollouts > 0) for (const trajectory of trajectories) continuedStep(trajectory);
   // One client per policy, shared by the files that use it.
@@ -165,7 +170,7 @@ export async function prmLabelCommand(rawOptions: unknown, { io }: CommandContex
     const key = JSON.stringify(policy);
     const opened = clients.get(key);
     const client = opened ?? (await LlamaInferenceClient.create({ ...policy, sequences: options.sequences, device: options.device }));
-    if (clients.size === 0 && opened === undefined) io.stderr(`${describeDevice(client.device)}\n`);
+    if (clients.size === 0 && opened === undefined) announceDevice(io, client);
     clients.set(key, client);
     return client;
   };
@@ -205,6 +210,24 @@ export async function prmLabelCommand(rawOptions: unknown, { io }: CommandContex
   return EXIT.ok;
 }
 
+/**
+ * Without a model, labels read token ids with the byte vocabulary (`byteVocabularyText`): a run of a model of
+ * another vocabulary (its checkpoint's base, when that file is here) would be read as other text, so it is refused.
+ * Loose rollouts, or a run whose base is elsewhere, keep `byteVocabularyText`'s own check of each id.
+ */
+async function assertRunOfByteVocabulary(file: string): Promise<void> {
+  const { checkpoint } = await findTrainingCheckpoint(dirname(file));
+  if (checkpoint === undefined || !existsSync(checkpoint.modelPath)) return;
+  const vocabulary = await describeVocabulary(checkpoint.modelPath);
+  if (vocabulary.byteVocabulary) return;
+  throw new ByteVocabularyRequiredError(
+    "--model",
+    checkpoint.modelPath,
+    vocabulary.size,
+    `the model that wrote ${file}, for its tokenizer: pass --model ${checkpoint.modelPath} (or the run's final policy)`,
+  );
+}
+
 export const registerPrmCommands: RegisterCommand = (program: Command, context: CommandContext) => {
   const prm = program.command("prm").description("The process reward model: label trajectories, train it on them, score states with it.");
   prm
@@ -234,7 +257,7 @@ export const registerPrmCommands: RegisterCommand = (program: Command, context: 
     .addOption(new Option("--env <name>", "the environment that made them, at its default options (default: the one each run folder's checkpoint records): a built-in name or ./module.js"))
     .addOption(new Option("--out <file>", "JSONL file of labelled states to write"))
     .addOption(new Option("--rollouts <k>", "continuations per prefix; 0 labels every prefix with its trajectory's outcome").default("0"))
-    .addOption(new Option("--model <file>", "GGUF model the continuations are sampled on (default: each run's final.gguf, or final.lora.gguf over its base); its tokenizer reads the tokens"))
+    .addOption(new Option("--model <file>", "GGUF model the continuations are sampled on (default: each run's final.gguf, or final.lora.gguf over its base); its tokenizer reads the tokens; with --rollouts 0 the byte vocabulary reads them, and a run of a model of another vocabulary needs --model"))
     .addOption(deviceOption())
     .addOption(new Option("--chunk <n>", "completion tokens per prefix step").default("1"))
     .addOption(new Option("--seed <n>", "seed of the continuations").default("0"))

@@ -23,6 +23,8 @@ import { EXIT, type CliIo } from "../cli-io.js";
 import type { CommandContext } from "../command-context.js";
 import { DEVICE_FLAG, deviceOption } from "../device-flag.js";
 import { describeDevice } from "../../inference/device/resolve-device.js";
+import { describeEngineSettings } from "../../inference/llama/engine-settings.js";
+import { describeThreads } from "../../core/thread-choice.js";
 import { integerFlag, numberFlag } from "../flag-schemas.js";
 import { parseOptions } from "../parse-options.js";
 import { createProgressBar, type ProgressBar } from "../progress-bar.js";
@@ -159,7 +161,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
     ...(server !== undefined && { server }),
     ...(resumed && { resume: resumed }),
     ...(options.reportTo && { reportTo: options.reportTo }),
-    onDevice: (device) => io.stderr(`${describeDevice(device)}\n`),
+    onDevice: (device, engine) => io.stderr(`${describeDevice(device)}\n${engine === undefined ? "" : `${describeEngineSettings(engine)}\n`}`),
     onRolloutProgress: ({ step, done, total }) => {
       if (progress.step !== step) progress = { step, bar: createProgressBar(io, `step ${step}/${configuration.steps}`) };
       progress.bar.update(done, total);
@@ -179,8 +181,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
 
 /** How many threads the update runs on, and where that came from. */
 function describeUpdateThreads(configured: number | undefined, field: string): string {
-  const threads = updateThreads(configured);
-  return `${threads} update thread(s) (${configured === undefined ? "default: this machine's cores" : `from ${field}`})`;
+  return describeThreads({ threads: updateThreads(configured), reason: configured === undefined ? "default: this machine's cores" : `from ${field}` }, "update");
 }
 
 /** The progress line of a step: rewards per role, records trained and left out, rollouts dropped, speeds, the judging figures and the environment's summary. */

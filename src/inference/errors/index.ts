@@ -1,4 +1,5 @@
 export { AdapterMismatchError } from "./adapter-mismatch-error.js";
+export { ByteVocabularyRequiredError } from "./byte-vocabulary-required-error.js";
 export { ChatTemplateError } from "./chat-template-error.js";
 export { DeviceBuildConflictError } from "./device-build-conflict-error.js";
 export { DeviceNotFoundError } from "./device-not-found-error.js";

@@ -14,13 +14,16 @@ export const LlamaInferenceClientOptionsSchema = z.strictObject({
   mode: z.enum(["exact", "fast"]).default("exact"),
   /** Sequences decoded together in one context (one per concurrent request). Default 4. */
   sequences: z.number().int().min(1).max(256).default(4),
-  /** Tokens of context per sequence. Default: the model's training context, at most 2048. */
+  /**
+   * Tokens of context per sequence. Default: the file's training context (`context_length`), capped by
+   * node-llama-cpp's memory check for all `sequences` (`chooseContextSize`); 2048 for a file that records none.
+   */
   contextSize: z.number().int().min(16).optional(),
   /**
-   * CPU threads. Default 1: on the 2-core development machine 1 thread decoded
-   * ~20× faster than node-llama-cpp's default (559 vs ~100 tokens/s, medium model).
+   * CPU threads of the decode. Default (`rolloutThreads`): every core for a model of at least 100M parameters,
+   * else 1 — a small model's per-token work does not pay for ggml's thread barriers.
    */
-  threads: z.number().int().min(1).default(1),
+  threads: z.number().int().min(1).optional(),
   /**
    * Where the model runs, every layer on it: "auto" (default: the first GPU ggml finds, never a
    * CPU-type Vulkan device such as llvmpipe; else the CPU), "cpu", "cuda[:N]" or "vulkan[:N]".

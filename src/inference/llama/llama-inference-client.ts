@@ -18,6 +18,9 @@ import { loadLlama } from "./load-llama.js";
 import type { ResolvedDevice } from "../device/resolve-device.js";
 import { nodeLlamaCppDevice } from "./node-llama-cpp-device.js";
 import { promptFormatFor, type PromptFormat } from "./prompt-format.js";
+import { chooseContextSize } from "./choose-context-size.js";
+import type { EngineSettings } from "./engine-settings.js";
+import { rolloutThreads } from "./rollout-threads.js";
 import { ConstraintCompiler } from "./constraint-sampling.js";
 import { parseInput } from "../../core/parse-input.js";
 import { chooseDecoder, type Decoder } from "./choose-decoder.js";
@@ -26,8 +29,8 @@ import { NativePolicyDecoder } from "./native-policy-decoder.js";
 import { NodeLlamaCppDecoder } from "./node-llama-cpp-decoder.js";
 import type { DecodedCompletion, DecodeJob, PolicyDecoder } from "./policy-decoder.js";
 
-/** The options with the decoder settled: "auto" is resolved once, when the client is created. */
-type ParsedOptions = Omit<ReturnType<typeof LlamaInferenceClientOptionsSchema.parse>, "decoder"> & { decoder: Decoder };
+/** The options with the decoder, the context and the threads settled: each is resolved once, when the client is created. */
+type ParsedOptions = Omit<ReturnType<typeof LlamaInferenceClientOptionsSchema.parse>, "decoder" | "contextSize" | "threads"> & { decoder: Decoder; contextSize: number; threads: number };
 
 /**
  * Adapters loaded onto one model before the next swap loads the base afresh:
@@ -72,17 +75,34 @@ export class LlamaInferenceClient implements InferenceClient {
   private served: ServedPolicy;
   private swap: Promise<void> | undefined;
 
-  private constructor(private readonly options: ParsedOptions, served: ServedPolicy, private readonly constraints: ConstraintCompiler) {
+  private constructor(
+    private readonly options: ParsedOptions,
+    served: ServedPolicy,
+    private readonly constraints: ConstraintCompiler,
+    /** Each sequence's context and the decode's threads, and why: said on stderr under the device (`describeEngineSettings`). */
+    readonly settings: EngineSettings,
+  ) {
     this.served = served;
     this.capabilities = llamaCapabilities(options);
   }
 
   static async create(options: LlamaInferenceClientOptions): Promise<LlamaInferenceClient> {
     const input = parseInput(LlamaInferenceClientOptionsSchema, options);
-    const parsed: ParsedOptions = { ...input, decoder: await chooseDecoder(input.decoder, input.device) };
-    const constraints = new ConstraintCompiler(await loadLlama(parsed.device));
-    const loaded = await loadModel(parsed, parsed.modelPath);
-    return new LlamaInferenceClient(parsed, await servePolicy(parsed, loaded, constraints, parsed.loraPath, 0), constraints);
+    const decoder = await chooseDecoder(input.decoder, input.device);
+    const llama = await loadLlama(input.device);
+    const constraints = new ConstraintCompiler(llama);
+    const loaded = await loadModel({ device: input.device, decoder }, input.modelPath);
+    try {
+      const settings: EngineSettings = {
+        context: await chooseContextSize(llama, loaded.model, { requested: input.contextSize, sequences: input.sequences, mode: input.mode, weightsLoaded: decoder !== "native" }),
+        threads: rolloutThreads(input.threads, parameterCount(loaded.model)),
+      };
+      const parsed: ParsedOptions = { ...input, decoder, contextSize: settings.context.contextSize, threads: settings.threads.threads };
+      return new LlamaInferenceClient(parsed, await servePolicy(parsed, loaded, constraints, parsed.loraPath, 0), constraints, settings);
+    } catch (error) {
+      if (loaded.users === 0) await loaded.model.dispose();
+      throw error;
+    }
   }
 
   /** The device the policy runs on (every layer), and why it was chosen. */
@@ -194,7 +214,7 @@ function outputFor(served: ServedPolicy, job: DecodeJob, completion: DecodedComp
   };
 }
 
-async function loadModel(options: ParsedOptions, modelPath: string): Promise<LoadedModel> {
+async function loadModel(options: Pick<ParsedOptions, "device" | "decoder">, modelPath: string): Promise<LoadedModel> {
   // llama.cpp aborts the whole process on some malformed files; our checks raise a named error instead.
   await validateModelFile(modelPath);
   const llama = await loadLlama(options.device);
@@ -221,8 +241,7 @@ async function servePolicy(
   try {
     const decoderOptions = {
       sequences: options.sequences,
-      // From the file's metadata: a vocabulary-only model (native decoder) reports no training context.
-      contextSize: options.contextSize ?? Math.min(model.fileInsights.trainContextSize ?? 2048, 2048),
+      contextSize: options.contextSize,
       threads: options.threads,
       mode: options.mode,
       ...(loraPath !== undefined && { loraPath }),
@@ -237,6 +256,11 @@ async function servePolicy(
     if (loaded.users === 0) await model.dispose();
     throw error;
   }
+}
+
+/** The model's parameters, from its file's tensor list (a vocabulary-only load reads it too). */
+function parameterCount(model: LlamaModel): number {
+  return (model.fileInfo.tensorInfo ?? []).reduce((sum, tensor) => sum + tensor.dimensions.reduce<number>((product, size) => product * Number(size), 1), 0);
 }
 
 async function disposePolicy(served: ServedPolicy): Promise<void> {

@@ -37,6 +37,17 @@ export function byteVocabulary(size = BYTE_VOCABULARY_SIZE): { tokens: string[];
 }
 
 /**
+ * Whether `tokens` (a file's `tokenizer.ggml.tokens`) are this byte vocabulary, at any padded size: then text is
+ * one token a byte (`bytesToTokenIds`), as the arithmetic corpus and the byte labels assume. Any other vocabulary —
+ * a real model's BPE or SentencePiece one — gives those ids other meanings.
+ */
+export function isByteVocabulary(tokens: readonly string[]): boolean {
+  if (tokens.length < BYTE_VOCABULARY_SIZE) return false;
+  const expected = byteVocabulary(tokens.length).tokens;
+  return tokens.every((token, id) => token === expected[id]);
+}
+
+/**
  * GPT-2's `bytes_to_unicode`: printable Latin-1 bytes stand for themselves; the
  * other 68 bytes, in order, become U+0100 onwards, so no byte is whitespace or
  * a control character.

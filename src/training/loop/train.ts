@@ -16,6 +16,7 @@ import { evaluateEnvironment } from "../../environments/evaluate-environment.js"
 import { parseEnvironmentEvaluation } from "../../environments/parse-environment-evaluation.js";
 import { deviceRecord, type DeviceRecord } from "../../inference/device/device-record.js";
 import type { ResolvedDevice } from "../../inference/device/resolve-device.js";
+import type { EngineSettings } from "../../inference/llama/engine-settings.js";
 import { LlamaInferenceClient } from "../../inference/llama/llama-inference-client.js";
 import { OpenAICompatibleClient } from "../../inference/server/openai-compatible-client.js";
 import type { OpenAICompatibleClientOptions } from "../../inference/server/server-client-options.js";
@@ -80,8 +81,11 @@ export interface TrainOptions {
   /** Told each time one of a step's top-level episodes ends: `done` of `total` (a progress bar); `total` grows when dynamic sampling draws again. */
   onRolloutProgress?: (progress: { step: number; done: number; total: number }) => void;
   onEvaluation?: (evaluation: TrainingEvaluation) => void;
-  /** Told, once the learner's engine is open, which device the run's models are on and why (`describeDevice`). */
-  onDevice?: (device: ResolvedDevice) => void;
+  /**
+   * Told, once the learner's engine is open, which device the run's models are on and why (`describeDevice`), and
+   * the engine's context and decode threads (`describeEngineSettings`; absent for per-worker engines, which open later).
+   */
+  onDevice?: (device: ResolvedDevice, engine?: EngineSettings) => void;
 }
 
 export interface TrainResult {
@@ -145,7 +149,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
       : await LlamaInferenceClient.create({ modelPath: options.modelPath, sequences: configuration.sequences, device: requestedDevice, ...contextSize });
   // Per-worker engines open in their threads: the device they resolve to is the one this process's ggml resolves.
   const device = client instanceof LlamaInferenceClient ? client.device : await findDevice(requestedDevice);
-  options.onDevice?.(device);
+  options.onDevice?.(device, client instanceof LlamaInferenceClient ? client.settings : undefined);
   const judgeClient =
     options.judgeModelPath === undefined ? undefined : await LlamaInferenceClient.create({ modelPath: options.judgeModelPath, sequences: configuration.sequences, device: requestedDevice, ...contextSize });
   // Frozen opponents: their own engines, never synced, their Steps never trained on.

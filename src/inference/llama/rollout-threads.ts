@@ -1,0 +1,23 @@
+import { availableParallelism } from "node:os";
+import type { ThreadChoice } from "../../core/thread-choice.js";
+
+/**
+ * Parameters from which the engine's decode takes every core by default, as the trainer's update does; a smaller
+ * model decodes on one thread. On the 2-core development machine the project's presets (at most ~3.5M parameters)
+ * decoded fastest on 1 thread — their per-token work is too small to pay for ggml's per-operation barriers (559
+ * tokens/s vs ~100 at node-llama-cpp's default, medium) — while the 494M-parameter qwen2-0.5b preset (q8_0) decoded
+ * 16 sequences × 64 tokens at 108 tokens/s on 1 thread and 167 on 2, and SmolLM2-135M (Q4_1) PLACEHOLDER.
+ */
+export const MULTI_THREAD_DECODE_PARAMETERS = 100_000_000;
+
+/**
+ * CPU threads of a rollout engine's decode: `configured` (`threads`), else every core of this machine for a model
+ * of at least MULTI_THREAD_DECODE_PARAMETERS parameters, else 1. Every core, as the trainer's update has them
+ * (`updateThreads`): a step's phases run one after another, so the decode never runs beside the update.
+ */
+export function rolloutThreads(configured: number | undefined, parameters: number, cores: number = availableParallelism()): ThreadChoice {
+  if (configured !== undefined) return { threads: configured, reason: "from threads" };
+  const millions = `${Math.round(parameters / 1e6)}M parameters`;
+  if (parameters >= MULTI_THREAD_DECODE_PARAMETERS) return { threads: cores, reason: `default: this machine's cores, for a model of ${millions}` };
+  return { threads: 1, reason: `default: 1 for a model of ${millions}, under ${MULTI_THREAD_DECODE_PARAMETERS / 1e6}M` };
+}
