@@ -4,7 +4,7 @@ import { UnknownActionError } from "../errors/index.js";
 import { comparePaths } from "./compare-paths.js";
 import { fieldName, type FieldProblem } from "./field-problem.js";
 import { readJson } from "./read-json.js";
-import type { RefusedSubmission } from "./submission.js";
+import type { RefusedSubmission } from "./refused-submission.js";
 
 /** Citizen ids are `c0 … c(N−1)`. */
 export const CitizenIdSchema = z.string().regex(/^c(0|[1-9]\d{0,3})$/, "a citizen id like \"c0\"");
