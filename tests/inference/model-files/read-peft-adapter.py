@@ -1,9 +1,11 @@
 """Reads a PEFT LoRA adapter folder back without selfplay's code, and compares it with a GGUF adapter.
 
-Usage: read-peft-adapter.py FOLDER EXPECTED_JSON
+Usage: read-peft-adapter.py FOLDER EXPECTED_JSON [safetensors]
 
 adapter_model.safetensors is parsed from its published format (an unsigned 64-bit little-endian header length,
-the JSON header, then little-endian data) with struct, json and numpy; adapter_config.json with json. EXPECTED_JSON
+the JSON header, then little-endian data) with struct, json and numpy; adapter_config.json with json. With a third
+argument `safetensors`, its tensors and metadata are the ones Hugging Face's own `safetensors` package reads
+(safetensors.numpy.load_file, safe_open(...).metadata()), the layout fields still from the parse above. EXPECTED_JSON
 holds the GGUF adapter's tensors as the GGUF stores them (dims innermost first, values row-major) and, for some base
 matrices, the delta that merging the adapter added to them. The names are mapped Hugging Face -> GGUF the way
 llama.cpp's convert_lora_to_gguf.py does, and a llama's q_proj / k_proj lora_B rows are compared after llama.cpp's
@@ -69,6 +71,17 @@ def read_safetensors(path):
     }, tensors
 
 
+def read_with_package(path, report):
+    # Hugging Face's reader (what PEFT and vLLM load adapters with) in place of the parse's tensors and metadata.
+    from safetensors import safe_open
+    from safetensors.numpy import load_file
+
+    with safe_open(path, framework="np") as file:
+        metadata = file.metadata()
+    tensors = load_file(path)
+    return {**report, "metadata": metadata, "dtypes": sorted({str(values.dtype) for values in tensors.values()})}, tensors
+
+
 def gguf_matrix(tensor):
     # GGUF dims are innermost first: the row-major shape is their reverse.
     return np.array(tensor["values"], dtype=np.float32).reshape(list(reversed(tensor["dims"])))
@@ -79,6 +92,8 @@ def main():
     with open(expected_path, "r") as file:
         expected = json.load(file)
     report, tensors = read_safetensors(f"{folder}/adapter_model.safetensors")
+    if sys.argv[3:] == ["safetensors"]:
+        report, tensors = read_with_package(f"{folder}/adapter_model.safetensors", report)
     with open(f"{folder}/adapter_config.json", "r") as file:
         config = json.load(file)
     report["config"] = config
