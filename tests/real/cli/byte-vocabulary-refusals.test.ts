@@ -47,7 +47,7 @@ describe.skipIf(!realModelAvailable)(`byte-token commands refuse SmolLM2's BPE v
   it("prm label without --model on a run of SmolLM2: ByteVocabularyRequiredError (exit 2) saying to pass --model, no labels written", async () => {
     const run = join(folder, "run");
     await mkdir(run);
-    const step = await scriptedStepResults([{ cluster: "add-1x1-no-carry", problem: "3+4", solvers: ["7", "1"] }]);
+    const step = await scriptedStepResults([{ cluster: "add-1x1-no-carry", problem: "3+4", solvers: ["7", "1", "7", "7"] }]);
     await writeFile(join(run, "rollouts.jsonl"), step.map((result) => `${JSON.stringify(result)}\n`).join(""));
     await writeRunCheckpoint(run, { name: "arithmetic" }, {}, SMOLLM2_PATH);
     const out = join(folder, "labels.jsonl");

@@ -1,3 +1,4 @@
+import type { Token } from "node-llama-cpp";
 import { describe, expect, it } from "vitest";
 import { bytesToTokenIds } from "../../../../src/inference/byte-tokens.js";
 import { loadLlama } from "../../../../src/inference/llama/load-llama.js";
@@ -12,7 +13,7 @@ describe.skipIf(!realModelAvailable)(`bench trainer's tokens on SmolLM2${REAL_MO
     expect(tokens.length).toBeGreaterThanOrEqual(count);
     const vocabulary = await (await loadLlama("auto")).loadModel({ modelPath: SMOLLM2_PATH, vocabOnly: true });
     try {
-      const text = vocabulary.detokenize(Array.from(tokens) as Parameters<typeof vocabulary.detokenize>[0]);
+      const text = vocabulary.detokenize(Array.from(tokens) as unknown as Token[]);
       expect(text).toBe(trainingText(text.length).slice(0, text.length));
       // The same text again through the tokenizer: the very ids (no BOS, nothing added), and not the byte ids.
       expect(Array.from(vocabulary.tokenize(text))).toEqual(Array.from(tokens));
