@@ -6,9 +6,12 @@ import type { ThreadChoice } from "../../core/thread-choice.js";
  * model decodes on one thread. On the 2-core development machine the project's presets (at most ~3.5M parameters)
  * decoded fastest on 1 thread — their per-token work is too small to pay for ggml's per-operation barriers (559
  * tokens/s vs ~100 at node-llama-cpp's default, medium) — while the 494M-parameter qwen2-0.5b preset (q8_0) decoded
- * 16 sequences × 64 tokens at 108 tokens/s on 1 thread and 167 on 2, and SmolLM2-135M (Q4_1) PLACEHOLDER.
+ * 16 sequences × 64 tokens at 108 tokens/s on 1 thread and 167 on 2. SmolLM2-135M (Q4_1), measured only with the
+ * machine shared (load average 12–14 on its 2 cores; `benchmarks/decode-threads.ts`), decoded 10–12 tokens/s on 1
+ * thread at 1 sequence and 10 at 16, and under 2 on 2 threads (no cell finished its rounds): the threshold sits
+ * between it and qwen2-0.5b, where every figure taken agrees. A quiet machine's figures for SmolLM2 may move it down.
  */
-export const MULTI_THREAD_DECODE_PARAMETERS = 100_000_000;
+export const MULTI_THREAD_DECODE_PARAMETERS = 250_000_000;
 
 /**
  * CPU threads of a rollout engine's decode: `configured` (`threads`), else every core of this machine for a model
