@@ -7,9 +7,10 @@ import type { ThreadChoice } from "../../core/thread-choice.js";
  * decoded fastest on 1 thread — their per-token work is too small to pay for ggml's per-operation barriers (559
  * tokens/s vs ~100 at node-llama-cpp's default, medium) — while the 494M-parameter qwen2-0.5b preset (q8_0) decoded
  * 16 sequences × 64 tokens at 108 tokens/s on 1 thread and 167 on 2. SmolLM2-135M (Q4_1), measured only with the
- * machine shared (load average 12–14 on its 2 cores; `benchmarks/decode-threads.ts`), decoded 10–12 tokens/s on 1
- * thread at 1 sequence and 10 at 16, and under 2 on 2 threads (no cell finished its rounds): the threshold sits
- * between it and qwen2-0.5b, where every figure taken agrees. A quiet machine's figures for SmolLM2 may move it down.
+ * machine shared (`benchmarks/decode-threads.ts`, 32 tokens, 3 rounds): at load average ~5 on its 2 cores, 16–25
+ * tokens/s on 1 thread and 5 on 2 at 1 sequence, 32–48 and 7–13 at 16; at 12–14, 10–12 on 1 thread and under 2 on 2
+ * (no 2-thread cell finished). The threshold sits between it and qwen2-0.5b, where every figure taken agrees; a quiet
+ * machine's figures for SmolLM2 may move it down.
  */
 export const MULTI_THREAD_DECODE_PARAMETERS = 250_000_000;
 
