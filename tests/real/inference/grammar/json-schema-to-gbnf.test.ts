@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Arena } from "../../../../src/arena/arena.js";
 import { ArtifactStore } from "../../../../src/arena/artifact-store.js";
+import { RoleSchema } from "../../../../src/core/schemas/role.js";
 import { LlamaInferenceClient } from "../../../../src/inference/llama/llama-inference-client.js";
 import { StructuredEpisode } from "../../../helpers/structured-episode.js";
 import { REAL_MODEL_SKIP_REASON, SMOLLM2_PATH, realModelAvailable } from "../../real-model.js";
@@ -9,6 +10,11 @@ import { REAL_MODEL_SKIP_REASON, SMOLLM2_PATH, realModelAvailable } from "../../
 /** Two members, an enum and a small integer: every sentence of its grammar fits the budget in SmolLM2's tokens. */
 const ReviewSchema = z.strictObject({ verdict: z.enum(["yes", "no"]), score: z.number().int().min(0).max(9) });
 const SAMPLES = 100;
+
+/** A system message of its own: the template's default system line would be most of each prompt. */
+class TerseStructuredEpisode extends StructuredEpisode<typeof ReviewSchema> {
+  override readonly roles = [RoleSchema.parse({ id: "writer", systemPrompt: "Reply in JSON." })];
+}
 /** The longest of the 100 samples measured 18 tokens, the end of turn included. */
 const MAX_TOKENS = 24;
 
@@ -27,9 +33,9 @@ describe(`strict JSON under a grammar on SmolLM2's vocabulary${REAL_MODEL_SKIP_R
   it.skipIf(!realModelAvailable)(`${SAMPLES} samples at temperature 1, each seeded apart, batched: all valid JSON of the schema, each Step's logprobs finite`, async () => {
     const arena = new Arena({ client, seed: 21, concurrency: SAMPLES, samplerDefaults: { temperature: 1, maxTokens: MAX_TOKENS } }).register(
       // One attempt: an invalid sample is a failure, never resampled away.
-      new StructuredEpisode({ schema: ReviewSchema, maxAttempts: 1 }),
+      new TerseStructuredEpisode({ schema: ReviewSchema, maxAttempts: 1 }),
       // Shown an example, the model spends few tokens on the grammar's optional spaces: the samples stay short.
-      ArtifactStore.of([{ topic: 'a rename. Answer in JSON, {"verdict":"yes","score":7} for example.' }]),
+      ArtifactStore.of([{ topic: 'a rename, e.g. {"verdict":"yes","score":7}' }]),
     );
     const results = await arena.generateRollouts(arena.getBatch([{ episodeType: "structured", count: 1, groupSize: SAMPLES }]));
     const steps = results.flatMap((result) => result.rollout.steps);

@@ -14,7 +14,8 @@ describe(`SmolLM2's end of turn${REAL_MODEL_SKIP_REASON}`, () => {
 
   beforeAll(async () => {
     if (!realModelAvailable) return;
-    client = await LlamaInferenceClient.create({ modelPath: SMOLLM2_PATH, sequences: 2, contextSize: 256 });
+    // One thread: the real project runs two files at once on two cores.
+    client = await LlamaInferenceClient.create({ modelPath: SMOLLM2_PATH, sequences: 2, contextSize: 256, threads: 1 });
     vocabulary = await (await loadLlama("cpu")).loadModel({ modelPath: SMOLLM2_PATH, vocabOnly: true });
   });
 

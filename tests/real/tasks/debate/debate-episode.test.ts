@@ -12,7 +12,8 @@ describe(`a debate on SmolLM2${REAL_MODEL_SKIP_REASON}`, () => {
   let client: LlamaInferenceClient;
 
   beforeAll(async () => {
-    if (realModelAvailable) client = await LlamaInferenceClient.create({ modelPath: SMOLLM2_PATH, sequences: 2, contextSize: 512 });
+    // One thread: the real project runs two files at once on two cores.
+    if (realModelAvailable) client = await LlamaInferenceClient.create({ modelPath: SMOLLM2_PATH, sequences: 2, contextSize: 512, threads: 1 });
   });
 
   afterAll(async () => {
