@@ -91,7 +91,8 @@ export default defineConfig({
           name: "real",
           include: ["tests/real/**/*.test.ts"],
           globalSetup: ["tests/real/fetch-real-model.ts"],
-          maxWorkers: 2,
+          // One file at a time: SmolLM2's decode (≥ 100M parameters) and the trainer's update each take every core.
+          maxWorkers: 1,
           testTimeout: 300_000,
           hookTimeout: 300_000,
           env,

@@ -32,7 +32,8 @@ export async function* measureDecodeThreads(modelPath: string, options: { thread
       try {
         const requests = (round: number, maxTokens: number) =>
           Array.from({ length: sequences }, (_, index) => ({
-            promptTokenIds: Int32Array.from({ length: 32 }, (_, position) => 100 + ((position * 7 + index) % 200)),
+            // Ids 3–252: inside the project's 259-token byte vocabulary too, past its control tokens.
+            promptTokenIds: Int32Array.from({ length: 32 }, (_, position) => 3 + ((position * 7 + index) % 250)),
             maxTokens,
             sampler: { temperature: 1, topK: 0, topP: 1, minP: 0, seed: round * 1000 + index },
             logitBias: new Map(endTokens.map((token) => [Number(token), -1000])),

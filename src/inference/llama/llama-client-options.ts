@@ -20,7 +20,7 @@ export const LlamaInferenceClientOptionsSchema = z.strictObject({
    */
   contextSize: z.number().int().min(16).optional(),
   /**
-   * CPU threads of the decode. Default (`rolloutThreads`): every core for a model of at least 250M parameters,
+   * CPU threads of the decode. Default (`rolloutThreads`): every core for a model of at least 100M parameters,
    * else 1 — a small model's per-token work does not pay for ggml's thread barriers.
    */
   threads: z.number().int().min(1).optional(),

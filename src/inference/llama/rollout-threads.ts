@@ -3,16 +3,15 @@ import type { ThreadChoice } from "../../core/thread-choice.js";
 
 /**
  * Parameters from which the engine's decode takes every core by default, as the trainer's update does; a smaller
- * model decodes on one thread. On the 2-core development machine the project's presets (at most ~3.5M parameters)
- * decoded fastest on 1 thread — their per-token work is too small to pay for ggml's per-operation barriers (559
- * tokens/s vs ~100 at node-llama-cpp's default, medium) — while the 494M-parameter qwen2-0.5b preset (q8_0) decoded
- * 16 sequences × 64 tokens at 108 tokens/s on 1 thread and 167 on 2. SmolLM2-135M (Q4_1), measured only with the
- * machine shared (`benchmarks/decode-threads.ts`, 32 tokens, 3 rounds): at load average ~5 on its 2 cores, 16–25
- * tokens/s on 1 thread and 5 on 2 at 1 sequence, 32–48 and 7–13 at 16; at 12–14, 10–12 on 1 thread and under 2 on 2
- * (no 2-thread cell finished). The threshold sits between it and qwen2-0.5b, where every figure taken agrees; a quiet
- * machine's figures for SmolLM2 may move it down.
+ * model decodes on one thread. Measured on the 2-core development machine with nothing else running
+ * (`benchmarks/decode-threads.ts`, exact mode, 64 tokens, 3 rounds; tokens/s, 1 → 2 threads): SmolLM2-135M (Q4_1)
+ * 43–49 → 65–72 at 1 sequence and 63–70 → 97–103 at 16; the 494M qwen2-0.5b preset (q8_0) 108 → 167 at 16. The
+ * project's presets gain nothing at 1 sequence (medium 1,710–1,858 → 1,835–1,916; the arithmetic base 3,084–3,133
+ * → 2,520–3,132) and 1.4–1.7× at 16, but stay on one thread: the suite runs two files at once on two cores, and a
+ * 2-thread decode on a shared core collapses (SmolLM2 at load ~5: 5 tokens/s on 2 threads against 16–25 on 1;
+ * ggml's per-operation barriers spin), which would cost the small models' tests far more than it gains.
  */
-export const MULTI_THREAD_DECODE_PARAMETERS = 250_000_000;
+export const MULTI_THREAD_DECODE_PARAMETERS = 100_000_000;
 
 /**
  * CPU threads of a rollout engine's decode: `configured` (`threads`), else every core of this machine for a model

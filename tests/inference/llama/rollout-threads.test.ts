@@ -14,10 +14,10 @@ describe("rolloutThreads", () => {
   });
 
   it("decodes a small model on one thread and a large one on every core, at the measured threshold", () => {
-    expect(rolloutThreads(undefined, MEDIUM_PRESET, 2)).toEqual({ threads: 1, reason: "default: 1 for a model of 4M parameters, under 250M" });
+    expect(rolloutThreads(undefined, MEDIUM_PRESET, 2)).toEqual({ threads: 1, reason: "default: 1 for a model of 4M parameters, under 100M" });
     expect(rolloutThreads(undefined, QWEN2_05B_PRESET, 2)).toEqual({ threads: 2, reason: "default: this machine's cores, for a model of 494M parameters" });
     expect(rolloutThreads(undefined, QWEN2_05B_PRESET, 16).threads).toBe(16);
-    expect(rolloutThreads(undefined, SMOLLM2_135M, 2)).toEqual({ threads: 1, reason: "default: 1 for a model of 135M parameters, under 250M" });
+    expect(rolloutThreads(undefined, SMOLLM2_135M, 2)).toEqual({ threads: 2, reason: "default: this machine's cores, for a model of 135M parameters" });
     expect(rolloutThreads(undefined, MULTI_THREAD_DECODE_PARAMETERS - 1, 8).threads).toBe(1);
     expect(rolloutThreads(undefined, MULTI_THREAD_DECODE_PARAMETERS, 8).threads).toBe(8);
   });
