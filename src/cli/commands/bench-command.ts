@@ -209,8 +209,11 @@ export function registerBenchCommands(program: Command, context: CommandContext)
       new Option("--threads <n>", "CPU threads of every cell with --model, an integer ≥ 1 (default 1)"),
     ],
     // --quick never builds llama.cpp (minutes): its cells then say the tool is missing.
-    run: (quick, options) =>
-      benchRollout({ quick, buildTools: !quick, ...(options.model !== undefined && { modelPath: options.model }), ...(options.threads !== undefined && { threads: options.threads }) }),
+    run: (quick, options) => {
+      // The built-in cells measure their own thread counts; only a user's file takes one.
+      if (options.threads !== undefined && options.model === undefined) throw new InvalidInputError("--threads", "used with --model (the built-in cells measure 1 and 2 threads themselves)", options.threads);
+      return benchRollout({ quick, buildTools: !quick, ...(options.model !== undefined && { modelPath: options.model }), ...(options.threads !== undefined && { threads: options.threads }) });
+    },
     format: formatRollout,
   });
   addBenchmark(bench, context, {
