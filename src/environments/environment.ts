@@ -101,6 +101,8 @@ export interface EnvironmentEvaluation {
   n: number;
   /** The share of problems some of `k` samples solved, when `samples` was asked for. */
   passAtK?: { k: number; value: number };
+  /** The environment's own figures of the same evaluation, by name (the dataset's `strictAccuracy`, `truncated` …): in metrics.jsonl's evaluation lines and `selfplay eval`. */
+  figures?: Record<string, number>;
 }
 
 /** How a task's artifacts fall into clusters, and what a step's results tell about each. */

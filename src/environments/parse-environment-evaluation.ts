@@ -7,6 +7,7 @@ const SHARE = "a share from 0 to 1 (a percentage divided by 100)";
 const EnvironmentEvaluationSchema = z.object({
   heldOutAccuracy: z.number({ error: SHARE }).min(0, SHARE).max(1, SHARE),
   n: z.number({ error: "an integer ≥ 0" }).int("an integer ≥ 0").min(0, "an integer ≥ 0"),
+  figures: z.record(z.string(), z.number({ error: "a finite number" })).optional(),
 });
 
 /**

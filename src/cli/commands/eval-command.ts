@@ -22,6 +22,7 @@ import { parseOptions } from "../parse-options.js";
 import { openCommandClient } from "../open-command-client.js";
 import { addServerClientOptions, SERVER_CLIENT_FLAGS, serverClientSettings } from "../server-client-flags.js";
 import { readConfigurationFile } from "../read-configuration-file.js";
+import { formatEvaluationFigures } from "../format-evaluation-figures.js";
 
 export const EvalCommandOptionsSchema = z.object({
   model: z.string().min(1, "a GGUF file path").optional(),
@@ -95,12 +96,12 @@ async function evalEnvironment(options: EvalCommandOptions, name: string, server
   announceDevice(io, client);
   try {
     // Checked above: the environment has an evaluate.
-    const { heldOutAccuracy, n, passAtK } = (await evaluateEnvironment(environment, client, name, options.samples > 0 ? { samples: options.samples, seed: options.seed } : {})) as EnvironmentEvaluation;
+    const { heldOutAccuracy, n, passAtK, figures } = (await evaluateEnvironment(environment, client, name, options.samples > 0 ? { samples: options.samples, seed: options.seed } : {})) as EnvironmentEvaluation;
     const model = `${modelPath}${options.lora === undefined ? "" : ` + ${options.lora}`}`;
     if (options.json) {
-      io.stdout(`${JSON.stringify({ environment: environment.name, model: modelPath, ...(options.lora !== undefined && { lora: options.lora }), heldOutAccuracy, n, ...(passAtK && { passAtK }) })}\n`);
+      io.stdout(`${JSON.stringify({ environment: environment.name, model: modelPath, ...(options.lora !== undefined && { lora: options.lora }), heldOutAccuracy, n, ...(passAtK && { passAtK }), ...(figures && { figures }) })}\n`);
     } else {
-      io.stdout(`${environment.name}: held-out evaluation ${(100 * heldOutAccuracy).toFixed(1)}% (n=${n})${passAtK ? `, pass@${passAtK.k} ${(100 * passAtK.value).toFixed(1)}%` : ""} — ${model}\n`);
+      io.stdout(`${environment.name}: held-out evaluation ${(100 * heldOutAccuracy).toFixed(1)}% (n=${n})${passAtK ? `, pass@${passAtK.k} ${(100 * passAtK.value).toFixed(1)}%` : ""}${formatEvaluationFigures(figures)} — ${model}\n`);
     }
     return EXIT.ok;
   } finally {
@@ -152,7 +153,7 @@ export function registerEvalCommand(program: Command, context: CommandContext): 
     .addOption(new Option("--seed <n>", "seed of the pass@k samples (and of --task's draw)").default("0"))
     .addOption(new Option("--samples <k>", "samples per problem at temperature 1 for pass@k (0: greedy only); with --env, only environments that declare evaluatesPassAtK").default("0"))
     .addOption(new Option("--sequences <n>", "sequences the engine decodes in parallel").default("16"))
-    .addOption(new Option("--json", "print {environment, model, lora?, heldOutAccuracy, n, passAtK?} with --env; {model, task, heldOutAccuracy, n, correct, passAtK?, byCluster} with --task"))
+    .addOption(new Option("--json", "print {environment, model, lora?, heldOutAccuracy, n, passAtK?, figures?} with --env; {model, task, heldOutAccuracy, n, correct, passAtK?, byCluster} with --task"))
     .addOption(new Option("--client <client>", "where the model runs: llama (default: in this process) or openai (llama-server or vLLM endpoints, --endpoint)"));
   addServerClientOptions(command).action(async (flags: Record<string, unknown>) => {
     context.setExitCode(await evalCommand(flags, context));

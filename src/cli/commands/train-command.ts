@@ -8,7 +8,7 @@ import { parseInput } from "../../core/parse-input.js";
 import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
 import { BUILT_IN_ENVIRONMENTS, loadEnvironment } from "../../tasks/built-in-environments.js";
 import { defaultTrainerBackend } from "../../training/trainer/default-trainer-backend.js";
-import { LoraTargetSchema } from "../../training/tfjs/lora/create-trainable-adapter.js";
+import { DEFAULT_LORA_ALPHA, DEFAULT_LORA_RANK, DEFAULT_LORA_TARGETS, LoraTargetSchema } from "../../inference/model-files/lora-defaults.js";
 import type { FrontierConfiguration } from "../../frontier/frontier-configuration.js";
 import { assertFrontierFits } from "../../training/loop/assert-frontier-fits.js";
 import { assertBackendTakesThreads, updateThreads } from "../../training/trainer/update-threads.js";
@@ -33,6 +33,7 @@ import { addServerClientOptions, SERVER_CLIENT_FLAGS, serverClientSettings } fro
 import { describePoolSetting, POOL_ENGINE_HELP, POOL_FLAGS, resolvePoolSetting, WORKERS_HELP } from "../pool-setting.js";
 import { bundledArithmeticBase } from "../../inference/model-files/bundled-models.js";
 import { ReportTargetSchema } from "../../training/reports/metrics-reporters.js";
+import { formatEvaluationFigures } from "../format-evaluation-figures.js";
 
 export const TrainCommandOptionsSchema = z.object({
   env: z.string().min(1, "a built-in environment name or a JavaScript module path").optional(),
@@ -171,7 +172,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
       io.stderr(stepLine(line, configuration.steps, configuration.frontier.mode !== "uniform" || configuration.frontier.groupSizing?.mode === "adaptive"));
     },
     // The environment defines the figure: greedy accuracy for arithmetic, the band share for riddles, clean episodes for tournaments.
-    onEvaluation: ({ step, heldOutAccuracy, n }) => io.stderr(`step ${step}: held-out evaluation ${(100 * heldOutAccuracy).toFixed(1)}% (n=${n})\n`),
+    onEvaluation: ({ step, heldOutAccuracy, n, figures }) => io.stderr(`step ${step}: held-out evaluation ${(100 * heldOutAccuracy).toFixed(1)}% (n=${n})${formatEvaluationFigures(figures)}\n`),
   });
   io.stdout(`${JSON.stringify(result.report)}\n`);
   // Every file is written (final model, reports): a run that trained nothing still fails, where a script notices.
@@ -291,12 +292,12 @@ export function registerTrainCommand(program: Command, context: CommandContext):
     .addOption(new Option("--trainer <backend>", "ggml (default when the native addon is built) or tfjs"))
     .addOption(deviceOption())
     .addOption(new Option("--judge-model <file>", "run judges on this model instead of the policy"))
-    .addOption(new Option("--lora-rank <n>", "LoRA rank when training an adapter (default 16)"))
-    .addOption(new Option("--lora-alpha <x>", "LoRA alpha (default 32)"))
+    .addOption(new Option("--lora-rank <n>", `LoRA rank when training an adapter (default ${DEFAULT_LORA_RANK})`))
+    .addOption(new Option("--lora-alpha <x>", `LoRA alpha (default ${DEFAULT_LORA_ALPHA})`))
     .addOption(new Option("--keep-policies <n|all>", "synced policies kept in policies/: the newest N versions (default 2), or all"))
     .addOption(new Option("--report-to <outputs>", "where metrics also go, comma-separated: jsonl (metrics.jsonl, always written), csv (metrics.csv), tensorboard (event files in tensorboard/)"))
     .addOption(new Option("--trainer-threads <n>", "CPU threads of the ggml trainer's update, an integer from 1 to 1024 (default: this machine's cores; rollouts wait for the update)"))
-    .addOption(new Option("--lora-targets <list>", "comma-separated matrices to adapt (default attn_q,attn_k,attn_v,attn_output,ffn_gate,ffn_up,ffn_down)"))
+    .addOption(new Option("--lora-targets <list>", `comma-separated matrices to adapt (default ${DEFAULT_LORA_TARGETS.join(",")})`))
     .addOption(new Option("--workers <n>", WORKERS_HELP))
     .addOption(new Option("--pool-engine <engine>", POOL_ENGINE_HELP))
     .addOption(new Option("--client <client>", "where rollouts run: llama (default: in this process) or openai (llama-server or vLLM endpoints, --endpoint)"));

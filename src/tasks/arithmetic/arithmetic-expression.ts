@@ -19,9 +19,3 @@ export function parseArithmeticExpression(reply: string): ArithmeticExpression |
   const operator = match[2] as "+" | "-";
   return { text: `${left}${operator}${right}`, left, operator, right, answer: operator === "+" ? left + right : left - right };
 }
-
-/** The first integer in a reply (a leading minus sign included), canonical, or undefined. */
-export function firstInteger(reply: string): string | undefined {
-  const match = /-?\d+/.exec(reply);
-  return match ? String(Number(match[0])) : undefined;
-}

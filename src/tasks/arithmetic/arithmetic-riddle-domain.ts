@@ -2,7 +2,8 @@ import type { EpisodeContext } from "../../core/episodes/episode-context.js";
 import { InvalidInputError } from "../../core/errors/index.js";
 import { RoleSchema } from "../../core/schemas/role.js";
 import type { AnswerGrade, Riddle, RiddleValidity, SolverAnswer } from "../../riddles/riddle-contracts.js";
-import { parseArithmeticExpression, firstInteger } from "./arithmetic-expression.js";
+import { firstInteger } from "../../core/answers/answer-extractors.js";
+import { parseArithmeticExpression } from "./arithmetic-expression.js";
 import { RIDDLE_ROLE_IDS, type DraftRequest, type RiddleDomain, type RiddleDraft, type SolveRequest } from "../../riddles/domains/riddle-domain.js";
 
 export interface ArithmeticDomainOptions {

@@ -4,7 +4,7 @@ import type { JsonObject } from "../../core/json.js";
 import type { Messages } from "../../core/schemas/message.js";
 import { RoleSchema, type Role } from "../../core/schemas/role.js";
 import { ExactMatchVerifier } from "../../core/verifiers/exact-match-verifier.js";
-import { firstInteger } from "./arithmetic-expression.js";
+import { firstInteger } from "../../core/answers/answer-extractors.js";
 import { solverMessages } from "./arithmetic-prompts.js";
 
 const ArithmeticSolveArtifactSchema = z.object({ problem: z.string().min(1), answer: z.string(), cluster: z.string() });

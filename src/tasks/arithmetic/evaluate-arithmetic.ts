@@ -1,6 +1,6 @@
 import type { InferenceClient } from "../../core/inference-client.js";
 import { DEFAULT_SAMPLER } from "../../core/schemas/sampler-settings.js";
-import { firstInteger } from "./arithmetic-expression.js";
+import { firstInteger } from "../../core/answers/answer-extractors.js";
 import { solverMessages } from "./arithmetic-prompts.js";
 
 export interface ArithmeticExample {

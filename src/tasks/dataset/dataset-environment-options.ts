@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AnswerExtractorSchema } from "../../core/answers/answer-extractors.js";
 import { JsonObjectSchema, JsonValueSchema, type JsonObject } from "../../core/json.js";
 import type { Messages } from "../../core/schemas/message.js";
 import type { RewardInput } from "./dataset-rubric.js";
@@ -22,6 +23,35 @@ export const DatasetEnvironmentOptionsSchema = z.strictObject({
   /** The column the built-in `exactMatch` reward compares with (used only when `rewards` is not given). Default `answer`. */
   answer: z.string().min(1).default("answer"),
   /**
+   * A system prompt put before every row's prompt (a row whose messages open
+   * with their own system message keeps it). Default: none, as the bundled
+   * base, which has no chat template, wants.
+   */
+  system: z.string().min(1).optional(),
+  /**
+   * How the built-in `exactMatch` reward reads the answer out of a
+   * completion: `tolerant` (the last `\boxed{…}`, else the last `Answer: …`,
+   * else the last number — what a chat model's reply gives up however it is
+   * worded), `boxed`, `answer-line`, `last-number`, `first-integer`,
+   * `first-line` or `text`. Numbers compare as numbers (`68.0` is `68`).
+   * Default `first-line`.
+   */
+  extractor: AnswerExtractorSchema.default("first-line"),
+  /**
+   * The form the prompt asks the answer in (e.g. `answer-line` for "end with
+   * `Answer: <number>`"): evaluations report `strictAccuracy`, the share
+   * right when read only in that form, and `formatWeight` pays for it.
+   * Default: none.
+   */
+  strictExtractor: AnswerExtractorSchema.optional(),
+  /**
+   * Weight of the `format` reward function — 1 when `strictExtractor` finds
+   * an answer in the completion (right or wrong), else 0 — beside
+   * `exactMatch`, so the two are told apart in the metrics. Needs
+   * `strictExtractor`. Default 0 (no format reward).
+   */
+  formatWeight: z.number().min(0).default(0),
+  /**
    * The column naming each row's cluster (text or a number, on every row),
    * which `frontier.mode` learnable/prm chooses among and group sizing sizes
    * by. Default: none — the environment declares no clusters.
@@ -40,7 +70,7 @@ export const DatasetEnvironmentOptionsSchema = z.strictObject({
   seed: z.number().int().min(0).default(0),
   /** The reward function whose mean over the held-out rows is the held-out accuracy (abstaining counts 0). Default: the first. */
   evaluateBy: z.string().min(1).optional(),
-  /** Held-out rows per evaluation. Default 300. */
+  /** Held-out rows per evaluation (greedy; `selfplay eval --samples K` adds pass@K over the same rows). Default 300. */
   evaluateItems: z.number().int().min(1).default(300),
   /** Rows per step. Default 16. */
   prompts: z.number().int().min(1).default(16),

@@ -1,18 +1,19 @@
 import { pathToFileURL } from "node:url";
 import { ArtifactStore } from "../../arena/artifact-store.js";
 import { compiledSiblingFile } from "../../arena/pool/compiled-module-url.js";
+import { extractAnswer, type AnswerExtractor } from "../../core/answers/answer-extractors.js";
+import { answersMatch } from "../../core/answers/answers-match.js";
 import { InvalidInputError } from "../../core/errors/index.js";
-import type { InferenceClient } from "../../core/inference-client.js";
 import type { JsonObject, JsonValue } from "../../core/json.js";
 import { parseInput } from "../../core/parse-input.js";
 import { MessagesSchema, type Messages } from "../../core/schemas/message.js";
-import { DEFAULT_SAMPLER } from "../../core/schemas/sampler-settings.js";
 import type { Environment } from "../../environments/environment.js";
 import { currentEnvironmentSource, type EnvironmentSource } from "../../environments/environment-source.js";
 import { registerDatasetHarness } from "./dataset-harness.js";
 import { datasetEpisodeModule } from "./dataset-episodes.js";
 import { DatasetEnvironmentOptionsSchema, type DatasetEnvironmentOptions } from "./dataset-environment-options.js";
-import { rubricOf, scoreRubric, type RubricEntry } from "./dataset-rubric.js";
+import { rubricOf, type RewardInput, type RubricEntry } from "./dataset-rubric.js";
+import { evaluateDataset } from "./evaluate-dataset.js";
 import { splitHeldOut } from "./held-out-split.js";
 import { readDataset } from "./read-dataset.js";
 import { summariseRewards } from "./summarise-rewards.js";
@@ -31,9 +32,15 @@ export async function createDatasetEnvironment(options: DatasetEnvironmentOption
   // functions are their own source: a worker makes the environment from them.
   const source = parsed.source ?? currentEnvironmentSource() ?? jsonSource(options);
   const rows = typeof parsed.data === "string" ? await readDataset(parsed.data, parsed.format) : parsed.data;
-  const promptOf = promptFunction(parsed.prompt, rows);
+  const promptOf = withSystemPrompt(promptFunction(parsed.prompt, rows), parsed.system);
   const answerColumn = parsed.answer;
-  const rubric = rubricOf(parsed.rewards ?? [{ name: "exactMatch", fn: (completion: string, item: JsonObject) => (firstLine(completion) === String(item[answerColumn] ?? "").trim() ? 1 : 0) }]);
+  const { strictExtractor } = parsed;
+  if (parsed.formatWeight > 0 && strictExtractor === undefined) throw new InvalidInputError("environment.formatWeight", "0, or a strictExtractor naming the form it pays for (e.g. answer-line)", parsed.formatWeight);
+  const correctBy = (extractor: AnswerExtractor) => (completion: string, item: JsonObject) => answersMatch(extractAnswer(extractor, completion), String(item[answerColumn] ?? ""));
+  const rewards: RewardInput[] = parsed.rewards ?? [{ name: "exactMatch", fn: (completion: string, item: JsonObject) => (correctBy(parsed.extractor)(completion, item) ? 1 : 0) }];
+  // A separate function, so the step line tells answering in the asked form apart from answering right.
+  if (strictExtractor !== undefined && parsed.formatWeight > 0) rewards.push({ name: "format", weight: parsed.formatWeight, fn: (completion: string) => (extractAnswer(strictExtractor, completion) === undefined ? 0 : 1) });
+  const rubric = rubricOf(rewards);
   if (parsed.rewards === undefined) requireColumn(rows, answerColumn, "environment.answer");
   const clusterColumn = parsed.cluster;
   if (clusterColumn !== undefined) requireColumn(rows, clusterColumn, "environment.cluster");
@@ -57,7 +64,15 @@ export async function createDatasetEnvironment(options: DatasetEnvironmentOption
       },
     }),
     ...(heldOut.length > 0 && {
-      evaluate: async (client: InferenceClient) => ({ heldOutAccuracy: await greedyMean(client, heldOut, promptOf, rubric, evaluateBy, parsed.maxTokens), n: heldOut.length }),
+      evaluate: (client, evaluateOptions) =>
+        evaluateDataset(
+          client,
+          heldOut,
+          // Strict accuracy needs the answer column the built-in reward reads.
+          { prompt: promptOf, rubric, evaluateBy, maxTokens: parsed.maxTokens, ...(strictExtractor !== undefined && parsed.rewards === undefined && { strictlyCorrect: correctBy(strictExtractor) }) },
+          evaluateOptions,
+        ),
+      evaluatesPassAtK: true,
     }),
     summarise: (results) => summariseRewards(rubric, results),
   };
@@ -69,9 +84,13 @@ function jsonSource(options: DatasetEnvironmentOptions): EnvironmentSource | und
   return { module: pathToFileURL(compiledSiblingFile(import.meta.url, "dataset-environment-from-json")).href, options: options as unknown as JsonValue };
 }
 
-/** The completion's first line, trimmed. */
-function firstLine(completion: string): string {
-  return (completion.split("\n")[0] ?? "").trim();
+/** Rows' prompts with `system` first, unless a row's messages open with their own. */
+function withSystemPrompt(promptOf: (item: JsonObject) => Messages, system: string | undefined): (item: JsonObject) => Messages {
+  if (system === undefined) return promptOf;
+  return (item) => {
+    const messages = promptOf(item);
+    return messages[0]?.role === "system" ? messages : [{ role: "system", content: system }, ...messages];
+  };
 }
 
 /**
@@ -96,18 +115,4 @@ function promptFunction(prompt: string | ((item: JsonObject) => string | Message
 function requireColumn(rows: readonly JsonObject[], column: string, field: string): void {
   const index = rows.findIndex((row) => row[column] === undefined || row[column] === null || typeof row[column] === "object");
   if (index >= 0) throw new InvalidInputError(field, `a column every row has as text or a number; row ${index + 1} has columns ${Object.keys(rows[index] as JsonObject).join(", ")}`, column);
-}
-
-/** The mean of `by`'s scores over greedy completions of the held-out rows (abstaining counts 0), a batch of parallel sequences at a time. */
-async function greedyMean(client: InferenceClient, rows: readonly JsonObject[], promptOf: (item: JsonObject) => Messages, rubric: readonly RubricEntry[], by: string, maxTokens: number): Promise<number> {
-  let total = 0;
-  const size = client.capabilities.parallelSequences;
-  for (let start = 0; start < rows.length; start += size) {
-    const batch = rows.slice(start, start + size);
-    const outputs = await client.generate(batch.map((row) => ({ messages: promptOf(row), sampler: { ...DEFAULT_SAMPLER, temperature: 0, maxTokens, seed: 0 }, constraint: null })));
-    outputs.forEach((output, index) => {
-      total += scoreRubric(rubric, output.text, batch[index] as JsonObject).scores[by] ?? 0;
-    });
-  }
-  return total / Math.max(rows.length, 1);
 }

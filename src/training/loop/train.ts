@@ -189,8 +189,8 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   const evaluate = async (step: number) => {
     if (!environment.evaluate) return;
     const source = options.environmentModule ?? environment.name;
-    const { heldOutAccuracy, n } = parseEnvironmentEvaluation(await evaluateEnvironment(environment, client, source), source);
-    const evaluation = { step, heldOutAccuracy, n, elapsedSeconds: elapsedSeconds() };
+    const { heldOutAccuracy, n, figures } = parseEnvironmentEvaluation(await evaluateEnvironment(environment, client, source), source);
+    const evaluation = { step, heldOutAccuracy, n, elapsedSeconds: elapsedSeconds(), ...(figures && { figures }) };
     evaluations.push(evaluation);
     await metrics.append(evaluation);
     reporters.evaluation(step, heldOutAccuracy);

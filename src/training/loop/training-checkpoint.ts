@@ -13,6 +13,8 @@ export const TrainingEvaluationSchema = z.object({
   n: z.number().int().min(0),
   /** Wall-clock seconds since the run started when the evaluation finished. */
   elapsedSeconds: z.number().min(0),
+  /** The environment's own figures of the evaluation (`EnvironmentEvaluation.figures`), when it has any. */
+  figures: z.record(z.string(), z.number()).optional(),
 });
 export type TrainingEvaluation = z.infer<typeof TrainingEvaluationSchema>;
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { EpisodeContext } from "../../../src/core/episodes/episode-context.js";
 import { InvalidInputError } from "../../../src/core/errors/index.js";
 import { ArithmeticDomain } from "../../../src/tasks/arithmetic/arithmetic-riddle-domain.js";
-import { firstInteger, parseArithmeticExpression } from "../../../src/tasks/arithmetic/arithmetic-expression.js";
+import { firstInteger } from "../../../src/core/answers/answer-extractors.js";
+import { parseArithmeticExpression } from "../../../src/tasks/arithmetic/arithmetic-expression.js";
 import { createRiddleDomain } from "../../../src/tasks/riddles/create-riddle-domain.js";
 import type { Riddle } from "../../../src/riddles/riddle-contracts.js";
 

@@ -120,7 +120,8 @@ describe("createDatasetEnvironment", () => {
     expect(storedRows(environment)).toEqual(data.slice(10));
     // A model right on the even first operands only: held out are 10+1= … 19+1=, so 5 of 10.
     const client = answeringClient((first) => first % 2 === 0);
-    expect(await environment.evaluate?.(client)).toEqual({ heldOutAccuracy: 0.5, n: 10 });
+    // Five answers of two byte tokens, five of one ("0"): a median of 1.5, none cut off.
+    expect(await environment.evaluate?.(client)).toEqual({ heldOutAccuracy: 0.5, n: 10, figures: { truncated: 0, medianCompletionTokens: 1.5 } });
     expect(promptsAsked(client)).toEqual(data.slice(0, 10).map((row) => row.q));
     await expect(createDatasetEnvironment({ data, prompt: "q", answer: "a", evaluateBy: "nope" })).rejects.toThrow(/environment\.evaluateBy/);
   });
@@ -132,7 +133,7 @@ describe("createDatasetEnvironment", () => {
     const stored = storedRows(environment).map((row) => row["q"]);
     const evaluated = promptsAsked(client);
     expect(evaluated.length).toBeGreaterThan(0);
-    expect(evaluation).toEqual({ heldOutAccuracy: 1, n: evaluated.length });
+    expect(evaluation).toEqual({ heldOutAccuracy: 1, n: evaluated.length, figures: { truncated: 0, medianCompletionTokens: 2 } });
     expect(stored.filter((question) => evaluated.includes(question as string))).toEqual([]);
     expect([...stored, ...evaluated].sort()).toEqual(rows.map((row) => row.q).sort());
   });

@@ -3,7 +3,7 @@ import { Arena } from "../../../src/arena/arena.js";
 import { ArtifactStore } from "../../../src/arena/artifact-store.js";
 import { gaussianSolveRateReward } from "../../../src/core/rewards/gaussian-solve-rate-reward.js";
 import { parseArithmeticProblem } from "../../../src/tasks/arithmetic/arithmetic-problem.js";
-import { firstInteger } from "../../../src/tasks/arithmetic/arithmetic-expression.js";
+import { firstInteger } from "../../../src/core/answers/answer-extractors.js";
 import { ProposerEpisode } from "../../../src/tasks/proposer-solver/proposer-episode.js";
 import { SolverEpisode } from "../../../src/tasks/proposer-solver/solver-episode.js";
 import { ScriptedInferenceClient } from "../../../src/inference/scripted-inference-client.js";
