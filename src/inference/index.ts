@@ -12,7 +12,8 @@ export { createRandomModel, CreateRandomModelOptionsSchema, type CreateRandomMod
 export { validateModelFile, type ValidatedModelFile } from "./model-files/validate-model-file.js";
 export { MODEL_PRESETS, ModelPresetNameSchema, type ModelPresetName } from "./model-files/model-presets.js";
 export { writeLoraAdapter, WriteLoraAdapterOptionsSchema, type WriteLoraAdapterOptions, type LoraMatrixPair, type WrittenLoraAdapter } from "./model-files/write-lora-adapter.js";
-export { createRandomLoraAdapter, CreateRandomLoraAdapterOptionsSchema, DEFAULT_LORA_TARGETS, type CreateRandomLoraAdapterOptions } from "./model-files/create-random-lora-adapter.js";
+export { createRandomLoraAdapter, CreateRandomLoraAdapterOptionsSchema, type CreateRandomLoraAdapterOptions } from "./model-files/create-random-lora-adapter.js";
+export { DEFAULT_LORA_TARGETS } from "./model-files/lora-defaults.js";
 export { readLoraAdapter, type LoraAdapterHeader, type LoraAdapterTensor } from "./model-files/read-lora-adapter.js";
 export { validateLoraAdapter, type ValidatedLoraAdapter } from "./model-files/validate-lora-adapter.js";
 export { mergeLoraAdapter, MergeLoraAdapterOptionsSchema, type MergeLoraAdapterOptions, type MergedModel } from "./model-files/merge-lora-adapter.js";

@@ -3,12 +3,10 @@ import { InvalidInputError } from "../../core/errors/index.js";
 import { parseInput } from "../../core/parse-input.js";
 import { deriveStream } from "../../core/random/random-stream.js";
 import { SeedSchema } from "../../core/schemas/sampler-settings.js";
+import { DEFAULT_LORA_TARGETS } from "./lora-defaults.js";
 import { normalValues } from "./normal-values.js";
 import { readLoraBase } from "./read-lora-base.js";
 import { writeLoraAdapter, type LoraMatrixPair, type WrittenLoraAdapter } from "./write-lora-adapter.js";
-
-/** Every attention and feed-forward matrix of a block. */
-export const DEFAULT_LORA_TARGETS = ["attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down"] as const;
 
 export const CreateRandomLoraAdapterOptionsSchema = z.strictObject({
   /** The base model's GGUF file; validated, and the adapter is shaped to it. */
@@ -24,7 +22,7 @@ export const CreateRandomLoraAdapterOptionsSchema = z.strictObject({
   /**
    * Kinds of matrix to adapt, in every block that has them: names between
    * `blk.N.` and `.weight` (e.g. "attn_q"), or "output" for an untied
-   * `output.weight`. Default: all seven attention and feed-forward matrices.
+   * `output.weight`. Default `DEFAULT_LORA_TARGETS`: all seven attention and feed-forward matrices.
    */
   targets: z.array(z.string().min(1)).min(1).default([...DEFAULT_LORA_TARGETS]),
   /**

@@ -1,18 +1,18 @@
 import { z } from "zod";
 import { SeedSchema } from "../../core/schemas/sampler-settings.js";
 import { DeviceSchema } from "../../inference/device/device-option.js";
-import { LoraTargetSchema } from "../tfjs/lora/create-trainable-adapter.js";
+import { DEFAULT_LORA_ALPHA, DEFAULT_LORA_RANK, DEFAULT_LORA_TARGETS, LoraTargetSchema } from "../../inference/model-files/lora-defaults.js";
 import { TrainerConfigurationSchema } from "./trainer-configuration.js";
 import { TrainerWeightsSchema } from "./trainer-checkpoint.js";
 
 /** The LoRA a trainer creates over a frozen base (models not made by the project train one by default). */
 export const TrainerLoraOptionsSchema = z.strictObject({
-  /** Inner width r of every pair. Default 16. */
-  rank: z.number().int().min(1).max(1024).default(16),
-  /** LoRA alpha: the update is scaled by alpha / rank. Default 32. */
-  alpha: z.number().positive().default(32),
-  /** Matrices to adapt in every block (`output`: the untied output projection). Default every attention and feed-forward projection. */
-  targets: z.array(LoraTargetSchema).min(1).default(["attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down"]),
+  /** Inner width r of every pair, from 1 to 1024. Default `DEFAULT_LORA_RANK` (lora-defaults.ts). */
+  rank: z.number().int().min(1).max(1024).default(DEFAULT_LORA_RANK),
+  /** LoRA alpha: the update is scaled by alpha / rank. Default `DEFAULT_LORA_ALPHA`. */
+  alpha: z.number().positive().default(DEFAULT_LORA_ALPHA),
+  /** Matrices to adapt in every block (`output`: the untied output projection). Default `DEFAULT_LORA_TARGETS`: every attention and feed-forward projection. */
+  targets: z.array(LoraTargetSchema).min(1).default([...DEFAULT_LORA_TARGETS]),
 });
 export type TrainerLoraOptions = z.infer<typeof TrainerLoraOptionsSchema>;
 

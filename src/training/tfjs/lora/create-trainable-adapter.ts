@@ -3,24 +3,21 @@ import { InvalidInputError } from "../../../core/errors/index.js";
 import { parseInput } from "../../../core/parse-input.js";
 import { deriveStream } from "../../../core/random/random-stream.js";
 import { SeedSchema } from "../../../core/schemas/sampler-settings.js";
+import { DEFAULT_LORA_ALPHA, DEFAULT_LORA_RANK, DEFAULT_LORA_TARGETS, LoraTargetSchema } from "../../../inference/model-files/lora-defaults.js";
 import { readLoraBase } from "../../../inference/model-files/read-lora-base.js";
 import { writeLoraAdapter, type LoraMatrixPair, type WrittenLoraAdapter } from "../../../inference/model-files/write-lora-adapter.js";
-
-/** The kinds of matrix an adapter can target: every block's attention and feed-forward projections, and the untied output. */
-export const LoraTargetSchema = z.enum(["attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down", "output"]);
-export type LoraTarget = z.infer<typeof LoraTargetSchema>;
 
 export const TrainableAdapterOptionsSchema = z.strictObject({
   /** The base model (llama or qwen2 GGUF, any type the engine loads). */
   modelPath: z.string().min(1),
   /** Where to write the adapter GGUF. */
   path: z.string().min(1),
-  /** Inner width r of every pair. Default 8. */
-  rank: z.number().int().min(1).default(8),
-  /** LoRA alpha: the update is scaled by alpha / rank (in float32, as llama.cpp does). Default 16. */
-  alpha: z.number().positive().default(16),
-  /** Matrices to adapt, in every block (`output` is the untied output projection). Default all seven block projections. */
-  targets: z.array(LoraTargetSchema).min(1).default(["attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down"]),
+  /** Inner width r of every pair. Default `DEFAULT_LORA_RANK` (lora-defaults.ts), as the trainers'. */
+  rank: z.number().int().min(1).default(DEFAULT_LORA_RANK),
+  /** LoRA alpha: the update is scaled by alpha / rank (in float32, as llama.cpp does). Default `DEFAULT_LORA_ALPHA`. */
+  alpha: z.number().positive().default(DEFAULT_LORA_ALPHA),
+  /** Matrices to adapt, in every block (`output` is the untied output projection). Default `DEFAULT_LORA_TARGETS`: all seven block projections. */
+  targets: z.array(LoraTargetSchema).min(1).default([...DEFAULT_LORA_TARGETS]),
   /** Seed of A's initialisation; the same options give a byte-identical file. */
   seed: SeedSchema.default(0),
 });
