@@ -3,6 +3,7 @@ import type { EpisodeContext } from "../../core/episodes/episode-context.js";
 import { Episode } from "../../core/episodes/episode.js";
 import { HeldOutProblemError } from "./errors/index.js";
 import { InvalidInputError } from "../../core/errors/index.js";
+import { isHeldOut } from "../../core/held-out/held-out-rule.js";
 import type { JsonObject } from "../../core/json.js";
 import type { DifficultyReward } from "../../core/rewards/difficulty-reward.js";
 import type { Rollout } from "../../core/schemas/rollout.js";
@@ -12,7 +13,7 @@ import type { ScoringContext, Verifier, VerifierOutput } from "../../core/verifi
 import { parseArithmeticProblem } from "./arithmetic-problem.js";
 import { clusterName, clusterOf } from "./arithmetic-cluster.js";
 import { proposerMessages } from "./arithmetic-prompts.js";
-import { isHeldOut } from "./arithmetic-task.js";
+import { ARITHMETIC_HELD_OUT } from "./arithmetic-task.js";
 import { solverPassRateVerifier } from "../proposer-solver/solver-pass-rate-verifier.js";
 
 const ArithmeticProposeArtifactSchema = z.object({
@@ -73,7 +74,7 @@ export class ArithmeticProposerEpisode extends Episode<ArithmeticProposeArtifact
     const operation = parsed.text.includes("+") ? "add" : "subtract";
     const cluster = left < 100 && right < 100 ? clusterName(clusterOf(left, operation, right)) : "out-of-range";
     const state = { problem: parsed.text, answer: parsed.answer, cluster };
-    if (isHeldOut(parsed.text)) return { verdict: "held-out", ...state };
+    if (isHeldOut(parsed.text, ARITHMETIC_HELD_OUT)) return { verdict: "held-out", ...state };
     if (cluster !== artifact.cluster) return { verdict: "wrong-cluster", ...state };
     const solve = { episodeType: "arithmetic-solve", artifact: { problem: parsed.text, answer: String(parsed.answer), cluster } };
     await context.runSubEpisodes(Array.from({ length: artifact.solvers ?? this.solvers }, () => solve));

@@ -1,6 +1,6 @@
 import type { RandomStream } from "../../core/random/random-stream.js";
 import { clusterName, clusterOf, type ArithmeticCluster } from "./arithmetic-cluster.js";
-import { fnv1aText } from "../../core/hashing/fnv1a.js";
+import { isHeldOut, parseHeldOutRule } from "../../core/held-out/held-out-rule.js";
 
 /** One problem of the task, as written (`23+45`, `7-12`), with its true answer. */
 export interface ArithmeticTaskProblem {
@@ -10,13 +10,12 @@ export interface ArithmeticTaskProblem {
 }
 
 /**
- * Held out from pretraining and training when the FNV-1a 32-bit hash of the
- * problem as written is 0 mod 10 (about a tenth of all problems); evaluation
- * draws from these.
+ * Which problems are held out from pretraining and training, by the problem
+ * as written: FNV-1a 32 ≡ 0 (mod 10), about a tenth of all problems;
+ * evaluation draws from these. The modulus is spelt out, not left to the
+ * rule's default: the bundled base was pretrained on the rest.
  */
-export function isHeldOut(problemText: string): boolean {
-  return fnv1aText(problemText) % 10 === 0;
-}
+export const ARITHMETIC_HELD_OUT = parseHeldOutRule({ rule: "hashed", modulus: 10 });
 
 let allProblems: readonly ArithmeticTaskProblem[] | undefined;
 
@@ -39,7 +38,7 @@ export function arithmeticProblems(): readonly ArithmeticTaskProblem[] {
 
 /** The problems of one split: `held-out` for evaluation, `train` for everything else. */
 export function problemsOfSplit(split: "train" | "held-out"): ArithmeticTaskProblem[] {
-  return arithmeticProblems().filter((problem) => isHeldOut(problem.text) === (split === "held-out"));
+  return arithmeticProblems().filter((problem) => isHeldOut(problem.text, ARITHMETIC_HELD_OUT) === (split === "held-out"));
 }
 
 /** Names of the clusters that have at least one problem, sorted. */

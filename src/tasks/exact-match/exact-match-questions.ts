@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { InvalidInputError } from "../../core/errors/index.js";
-import { fnv1aText } from "../../core/hashing/fnv1a.js";
+import { isHeldOut, parseHeldOutRule } from "../../core/held-out/held-out-rule.js";
 import type { ExactMatchQuestion } from "./exact-match-episode.js";
 
 const QuestionLineSchema = z.strictObject({
@@ -74,7 +74,10 @@ export function twoDigitCluster(a: number, operation: "+" | "-", b: number): str
   return (a % 10) < (b % 10) ? "subtract-borrow" : "subtract";
 }
 
-/** Whether a question is held out: FNV-1a of its text ≡ 0 (mod 10), a tenth no training step draws. */
+/** Which questions are held out, by their text: FNV-1a 32 ≡ 0 (mod 10), a tenth no training step draws. */
+const EXACT_MATCH_HELD_OUT = parseHeldOutRule({ rule: "hashed", modulus: 10 });
+
+/** Whether a question is held out by `EXACT_MATCH_HELD_OUT`. */
 export function isHeldOutQuestion(question: ExactMatchQuestion): boolean {
-  return fnv1aText(question.question) % 10 === 0;
+  return isHeldOut(question.question, EXACT_MATCH_HELD_OUT);
 }

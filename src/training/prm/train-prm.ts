@@ -1,5 +1,7 @@
 import * as tf from "@tensorflow/tfjs";
 import { InvalidInputError } from "../../core/errors/index.js";
+import { isHeldOut } from "../../core/held-out/held-out-rule.js";
+import { splitHeldOut } from "../../core/held-out/split-held-out.js";
 import { parseInput } from "../../core/parse-input.js";
 import { deriveStream } from "../../core/random/random-stream.js";
 import { prmMetrics } from "../../frontier/metrics/prm-metrics.js";
@@ -11,8 +13,8 @@ import { binaryCrossEntropyWithLogits } from "./binary-cross-entropy.js";
 import { PrmNetwork, stackRows } from "./prm-network.js";
 import { PRM_ONNX_GRAPH } from "./prm-onnx-graph.js";
 import { PrmTrainingConfigurationSchema, type PrmTrainingConfigurationInput } from "./prm-training-configuration.js";
+import { prmHeldOutRule } from "./prm-held-out-rule.js";
 import { initialPrmWeights, type PrmWeights } from "./prm-weights.js";
-import { splitHeldOut } from "./split-held-out.js";
 
 export interface TrainPrmOptions {
   featuriser: Featuriser;
@@ -46,7 +48,8 @@ export async function trainPrm(examples: readonly PrmExample[], options: TrainPr
   }
 
   // Split and featurise.
-  const { training, heldOut } = splitHeldOut(examples, configuration.heldOutFraction);
+  const heldOutRule = prmHeldOutRule(configuration.heldOutFraction);
+  const { training, heldOut } = splitHeldOut(examples, (example) => isHeldOut(example.task, heldOutRule));
   if (training.length === 0) {
     throw new InvalidInputError("examples", `at least one state outside the held-out split (${heldOut.length} held out); add trajectories or lower the held-out fraction`, examples.length);
   }

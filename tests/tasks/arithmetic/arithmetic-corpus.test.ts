@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { RandomStream } from "../../../src/core/random/random-stream.js";
 import { DEFAULT_SAMPLER } from "../../../src/core/schemas/sampler-settings.js";
 import { proposerMessages, solverMessages } from "../../../src/tasks/arithmetic/arithmetic-prompts.js";
-import { isHeldOut } from "../../../src/tasks/arithmetic/arithmetic-task.js";
+import { ARITHMETIC_HELD_OUT } from "../../../src/tasks/arithmetic/arithmetic-task.js";
+import { isHeldOut } from "../../../src/core/held-out/held-out-rule.js";
 import { LlamaInferenceClient } from "../../../src/inference/llama/llama-inference-client.js";
 import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
 import { arithmeticExample, completionTokens, plainPromptTokens } from "../../../src/tasks/arithmetic/arithmetic-corpus.js";
@@ -40,12 +41,12 @@ describe("the arithmetic pretraining corpus", () => {
       const solverMatch = /^user: (\d+[+-]\d+)=\nassistant:$/.exec(prompt);
       if (solverMatch) {
         solver++;
-        expect(isHeldOut(solverMatch[1]!)).toBe(false);
+        expect(isHeldOut(solverMatch[1]!, ARITHMETIC_HELD_OUT)).toBe(false);
         const [, left, operator, right] = /^(\d+)([+-])(\d+)$/.exec(solverMatch[1]!)!;
         expect(completion).toBe(String(operator === "+" ? Number(left) + Number(right) : Number(left) - Number(right)));
       } else {
         expect(prompt).toMatch(/^user: propose [a-z0-9-]+\nassistant:$/);
-        expect(isHeldOut(completion)).toBe(false);
+        expect(isHeldOut(completion, ARITHMETIC_HELD_OUT)).toBe(false);
       }
     }
     expect(solver / 400).toBeGreaterThan(0.7);
