@@ -1,0 +1,108 @@
+// The candidate chat tasks screened on SmolLM2-135M-Instruct (issue 37): verifiable questions with exact numeric
+// answers, each row {question, answer, cluster, split}. `split` is the held-out rule committed before the screen:
+// the core fraction rule over a key that keeps related rows on one side (a word for letter counts, so no held-out
+// word is ever trained on), salted by the task's name. Rows are shuffled by a seeded stream, so the first held-out
+// rows an evaluation takes are a random sample of them.
+import { isHeldOut, parseHeldOutRule } from "../../src/core/held-out/held-out-rule.js";
+import type { JsonObject } from "../../src/core/json.js";
+import { RandomStream } from "../../src/core/random/random-stream.js";
+import { COMMON_WORDS } from "./common-words.js";
+
+export interface ChatTaskCandidate {
+  name: string;
+  /** What is asked, for the screen's record. */
+  description: string;
+  rows: JsonObject[];
+}
+
+interface Question {
+  question: string;
+  answer: number;
+  cluster: string;
+  /** The rows sharing a key share a side of the split. */
+  key: string;
+}
+
+const NAMES = ["Tom", "Anna", "Sam", "Lily", "Ben", "Mia", "Omar", "Zoe"];
+const THINGS = ["apples", "books", "pencils", "cookies", "marbles", "stickers", "stamps", "shells"];
+
+/** Every distinct letter of every common word: how many times does it appear? Clustered by the count. */
+function letterCounts(): Question[] {
+  return COMMON_WORDS.flatMap((word) =>
+    [...new Set(word)].map((letter) => {
+      const count = [...word].filter((character) => character === letter).length;
+      return { question: `How many times does the letter "${letter}" appear in the word "${word}"?`, answer: count, cluster: count >= 3 ? "3+" : String(count), key: word };
+    }),
+  );
+}
+
+/** Every a plus b for two-digit a and b, asked in words; clustered by whether the units carry and the sum reaches 100. */
+function sumsInWords(): Question[] {
+  const questions: Question[] = [];
+  for (let a = 10; a < 100; a++) {
+    for (let b = 10; b < 100; b++) {
+      const question = `What is ${a} plus ${b}?`;
+      questions.push({ question, answer: a + b, cluster: `${(a % 10) + (b % 10) >= 10 ? "carry" : "no-carry"}${a + b >= 100 ? "-hundreds" : ""}`, key: question });
+    }
+  }
+  return questions;
+}
+
+/** One-step stories: someone has n things and gets or gives away m of them. */
+function wordProblems(random: RandomStream): Question[] {
+  const questions = new Map<string, Question>();
+  while (questions.size < 3600) {
+    const name = NAMES[random.integer(NAMES.length)] as string;
+    const things = THINGS[random.integer(THINGS.length)] as string;
+    const gets = random.next() < 0.5;
+    const first = 2 + random.integer(19);
+    const second = gets ? 2 + random.integer(19) : 1 + random.integer(first - 1);
+    const question = gets
+      ? `${name} has ${first} ${things}. ${name} gets ${second} more ${things}. How many ${things} does ${name} have now?`
+      : `${name} has ${first} ${things} and gives away ${second}. How many ${things} are left?`;
+    questions.set(question, { question, answer: gets ? first + second : first - second, cluster: gets ? "gets" : "gives-away", key: question });
+  }
+  return [...questions.values()];
+}
+
+/** How many of a small unit are in n of a larger one. */
+function unitConversions(): Question[] {
+  const units: [string, string, number][] = [
+    ["minutes", "hours", 60],
+    ["seconds", "minutes", 60],
+    ["centimeters", "meters", 100],
+    ["grams", "kilograms", 1000],
+    ["days", "weeks", 7],
+    ["months", "years", 12],
+    ["hours", "days", 24],
+  ];
+  return units.flatMap(([small, large, factor]) =>
+    Array.from({ length: 19 }, (_, index) => {
+      const n = index + 2;
+      const question = `How many ${small} are in ${n} ${large}?`;
+      return { question, answer: n * factor, cluster: `${small}-per-${large.replace(/s$/, "")}`, key: question };
+    }),
+  );
+}
+
+/** The rows of a candidate: shuffled by a seeded stream, each with its side of the split. */
+function rowsOf(name: string, questions: readonly Question[], fraction: number): JsonObject[] {
+  const rule = parseHeldOutRule({ rule: "fraction", fraction, salt: `selfplay-chat-task-${name}\u241f` });
+  const random = new RandomStream(`chat-task-order\u241f${name}`);
+  const shuffled = [...questions];
+  for (let index = shuffled.length - 1; index > 0; index--) {
+    const other = random.integer(index + 1);
+    [shuffled[index], shuffled[other]] = [shuffled[other] as Question, shuffled[index] as Question];
+  }
+  return shuffled.map(({ question, answer, cluster, key }) => ({ question, answer: String(answer), cluster, split: isHeldOut(key, rule) ? "test" : "train" }));
+}
+
+/** The screened candidates, in the screen's order. */
+export function chatTaskCandidates(): ChatTaskCandidate[] {
+  return [
+    { name: "letter-counts", description: 'How many times does the letter "l" appear in the word "balloon"? (408 common words, a quarter of the words held out)', rows: rowsOf("letter-counts", letterCounts(), 0.25) },
+    { name: "sums-in-words", description: "What is 47 plus 38? (two-digit a, b; a tenth held out)", rows: rowsOf("sums-in-words", sumsInWords(), 0.1) },
+    { name: "word-problems", description: "Tom has 7 apples. Tom gets 5 more apples. How many apples does Tom have now? / … gives away 3. How many … are left? (3,600 stories; a tenth held out)", rows: rowsOf("word-problems", wordProblems(new RandomStream("word-problems")), 0.1) },
+    { name: "unit-conversions", description: "How many minutes are in 5 hours? (7 unit pairs × 2–20; half held out)", rows: rowsOf("unit-conversions", unitConversions(), 0.5) },
+  ];
+}
