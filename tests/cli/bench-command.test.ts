@@ -98,7 +98,7 @@ describe.skipIf(nativeAddon.binding === undefined)(`selfplay bench (quick)${skip
 describe("selfplay bench step --env (quick)", () => {
   it("times a step of another environment: exact-match's questions in groups of 8", { timeout: QUICK_RUN_MILLISECONDS }, async () => {
     const result = StepBenchResultSchema.parse(await benchJson("step", "--env", "exact-match"));
-    expect(result).toMatchObject({ environment: "exact-match", plan: [{ episodeType: "exact-match", count: 4, groupSize: 8 }], trainer: "tfjs" });
+    expect(result).toMatchObject({ environment: "exact-match", plan: [{ episodeType: "dataset", count: 4, groupSize: 8 }], trainer: "tfjs" });
     expect(result.steps[0]?.rollouts).toBe(32);
   });
 });

@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { formatEvaluationFigures } from "../../src/cli/format-evaluation-figures.js";
 import { main } from "../../src/cli/program.js";
 import { bundledArithmeticBase } from "../../src/inference/model-files/bundled-models.js";
 import { createRandomModel } from "../../src/inference/model-files/create-random-model.js";
@@ -60,6 +61,7 @@ interface EnvironmentEvalJson {
   heldOutAccuracy: number;
   n: number;
   passAtK?: { k: number; value: number };
+  figures?: Record<string, number>;
 }
 
 describe("selfplay eval --env (real engine, the bundled base)", () => {
@@ -82,19 +84,21 @@ describe("selfplay eval --env (real engine, the bundled base)", () => {
     expect(greedy.stderr).toMatch(/^device: CPU \(.*\) — auto: ggml found no GPU\nengine: \d+-token context a sequence \(.*\), \d+ decode thread\(s\) \(.*\)\n$/);
     expect(greedy.code).toBe(0);
     const result = JSON.parse(greedy.stdout) as EnvironmentEvalJson;
-    expect(Object.keys(result)).toEqual(["environment", "model", "heldOutAccuracy", "n"]);
+    expect(Object.keys(result)).toEqual(["environment", "model", "heldOutAccuracy", "n", "figures"]);
     expect(result).toMatchObject({ environment: "exact-match", model: bundledArithmeticBase(), n: 8 });
+    // The dataset environment's own figures of the evaluation.
+    expect(Object.keys(result.figures ?? {})).toEqual(["truncated", "medianCompletionTokens"]);
     expect(Number.isInteger(result.heldOutAccuracy * 8)).toBe(true);
     const sampled = await runCli(["eval", "--env", "exact-match", "--config", config, "--samples", "3", "--seed", "5", "--json"]);
     expect(sampled.code).toBe(0);
     const withPassAtK = JSON.parse(sampled.stdout) as EnvironmentEvalJson;
     // The greedy pass is the same with or without samples; the samples are seeded, so a rerun prints the same.
-    expect(withPassAtK).toMatchObject({ heldOutAccuracy: result.heldOutAccuracy, n: 8, passAtK: { k: 3 } });
+    expect(withPassAtK).toMatchObject({ heldOutAccuracy: result.heldOutAccuracy, n: 8, passAtK: { k: 3 }, figures: result.figures });
     expect(Number.isInteger(withPassAtK.passAtK!.value * 8)).toBe(true);
     expect((await runCli(["eval", "--env", "exact-match", "--config", config, "--samples", "3", "--seed", "5", "--json"])).stdout).toBe(sampled.stdout);
     const text = await runCli(["eval", "--env", "exact-match", "--config", config, "--samples", "3", "--seed", "5"]);
     expect(text.stdout).toBe(
-      `exact-match: held-out evaluation ${(100 * result.heldOutAccuracy).toFixed(1)}% (n=8), pass@3 ${(100 * withPassAtK.passAtK!.value).toFixed(1)}% — ${bundledArithmeticBase()}\n`,
+      `exact-match: held-out evaluation ${(100 * result.heldOutAccuracy).toFixed(1)}% (n=8), pass@3 ${(100 * withPassAtK.passAtK!.value).toFixed(1)}%${formatEvaluationFigures(result.figures)} — ${bundledArithmeticBase()}\n`,
     );
   });
 

@@ -6,13 +6,13 @@ import { createExactMatchEnvironment } from "../../src/tasks/exact-match/exact-m
 
 /** A registry of one environment: exact-match with `change` applied to what its factory returns. */
 function registryReturning(change: (environment: Record<string, unknown>) => Record<string, unknown>) {
-  return { typo: () => change({ ...createExactMatchEnvironment({ prompts: 2 }) }) as never };
+  return { typo: async () => change({ ...(await createExactMatchEnvironment({ prompts: 2 })) }) as never };
 }
 
 describe("loadEnvironmentFrom: the environment contract is strict", () => {
   it("loads an environment that declares only the contract's keys", async () => {
     const environment = await loadEnvironmentFrom(registryReturning((environment) => environment), "typo");
-    expect(environment.plan).toEqual([{ episodeType: "exact-match", count: 2, groupSize: 8 }]);
+    expect(environment.plan).toEqual([{ episodeType: "dataset", count: 2, groupSize: 8 }]);
   });
 
   it("refuses a misspelt key of the environment (`evalute`), naming it and the nearest valid key", async () => {
@@ -27,10 +27,10 @@ describe("loadEnvironmentFrom: the environment contract is strict", () => {
   });
 
   it("refuses a misspelt key of a plan entry and of the clusters, with its path", async () => {
-    const plan = loadEnvironmentFrom(registryReturning((environment) => ({ ...environment, plan: [{ episodeType: "exact-match", count: 2, groupsize: 4 }] })), "typo");
+    const plan = loadEnvironmentFrom(registryReturning((environment) => ({ ...environment, plan: [{ episodeType: "dataset", count: 2, groupsize: 4 }] })), "typo");
     await expect(plan).rejects.toThrow('environment typo: plan.0.groupsize: unknown key; did you mean "groupSize"?');
     const clusters = loadEnvironmentFrom(
-      registryReturning((environment) => ({ ...environment, clusters: { episodeType: "exact-match", names: ["a"], of: () => "a", fristTask: () => "a" } })),
+      registryReturning((environment) => ({ ...environment, clusters: { episodeType: "dataset", names: ["a"], of: () => "a", fristTask: () => "a" } })),
       "typo",
     );
     await expect(clusters).rejects.toThrow('environment typo: clusters.fristTask: unknown key; did you mean "firstTask"?');

@@ -13,7 +13,8 @@ import { maxWeightDifference, metricsDifferences, metricsWithoutTimings } from "
 class KilledError extends Error {}
 
 export interface TrainAndResumeOptions {
-  environment: () => Environment;
+  /** Makes the environment afresh for each run (it may be async: a dataset environment reads its data). */
+  environment: () => Environment | Promise<Environment>;
   modelPath: string;
   folder: string;
   configuration: TrainingConfigurationInput;
@@ -34,7 +35,7 @@ export async function expectTrainsAndResumes(options: TrainAndResumeOptions): Pr
   const trainer = options.trainer === undefined ? {} : { trainer: options.trainer };
   const uninterrupted = join(folder, "uninterrupted");
   const steps: TrainingStepMetrics[] = [];
-  const result = await train({ environment: options.environment(), modelPath, directory: uninterrupted, configuration, ...trainer, onStep: (line) => steps.push(line) });
+  const result = await train({ environment: await options.environment(), modelPath, directory: uninterrupted, configuration, ...trainer, onStep: (line) => steps.push(line) });
   for (const line of steps) {
     expect(line.skippedUpdate, `step ${line.step}`).toBe(false);
     expect(line.trainedRecords, `step ${line.step}`).toBeGreaterThan(0);
@@ -43,7 +44,7 @@ export async function expectTrainsAndResumes(options: TrainAndResumeOptions): Pr
 
   const killed = join(folder, "killed");
   const run = train({
-    environment: options.environment(),
+    environment: await options.environment(),
     modelPath,
     directory: killed,
     configuration,
@@ -55,7 +56,7 @@ export async function expectTrainsAndResumes(options: TrainAndResumeOptions): Pr
   await expect(run).rejects.toBeInstanceOf(KilledError);
   const { checkpoint } = await findTrainingCheckpoint(killed);
   expect(checkpoint?.step).toBe(killAt - 1);
-  const resumed = await train({ environment: options.environment(), modelPath, directory: killed, configuration, ...trainer, resume: checkpoint! });
+  const resumed = await train({ environment: await options.environment(), modelPath, directory: killed, configuration, ...trainer, resume: checkpoint! });
   expect(metricsDifferences(await metricsWithoutTimings(join(killed, "metrics.jsonl")), await metricsWithoutTimings(join(uninterrupted, "metrics.jsonl")))).toEqual([]);
   const rollouts = async (directory: string) => (await readFile(join(directory, "rollouts.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line) as unknown);
   expect(metricsDifferences(await rollouts(killed), await rollouts(uninterrupted))).toEqual([]);

@@ -16,7 +16,7 @@ const isRewardInput = (value: unknown): value is RewardInput =>
 export const DatasetEnvironmentOptionsSchema = z.strictObject({
   /** The rows: a file path (`--data FILE`; .jsonl, .json, .csv or .parquet) or, from code, an array of objects. */
   data: z.union([z.string().min(1), z.array(JsonObjectSchema).min(1, "at least one row")], { error: "a file path or an array of row objects" }),
-  /** The file's format: `jsonl`, `json`, `csv` or `parquet`. Default: by the file's extension. */
+  /** The file's format (`data`'s, and `heldOut.data`'s when that is a file): `jsonl`, `json`, `csv` or `parquet`. Default: by the file's extension. */
   format: DatasetFormatSchema.optional(),
   /** The prompt: the column holding it (default `prompt`), or from code a function `(item) => string | messages`. */
   prompt: z.union([z.string().min(1), z.custom<PromptFunction>((value) => typeof value === "function", "a function (item) => string | messages")]).default("prompt"),
@@ -64,7 +64,15 @@ export const DatasetEnvironmentOptionsSchema = z.strictObject({
    * equals the `answer` column (both trimmed), else 0.
    */
   rewards: z.array(z.custom<RewardInput>(isRewardInput, "a function (completion, item) => number | null, or { name, weight, fn }")).min(1).optional(),
-  /** Held out from training, evaluated greedily: a fraction of the rows (by seeded hash), or `{ column, value }` (rows whose column holds value, default true). Default 0.1. */
+  /**
+   * Held out from training, evaluated greedily: a fraction of the rows (by
+   * seeded hash); `{ column, value }` (rows whose column holds value, default
+   * true); `{ rule: "hashed", column, modulus }` (rows whose column's text
+   * hashes, FNV-1a 32, to 0 mod modulus, default 10: the same rows whatever
+   * the rest of the row); or `{ data }`, held-out rows of their own (a file
+   * path or, from code, an array), every row of `data` then trained on.
+   * Default 0.1.
+   */
   heldOut: HeldOutSchema.default(0.1),
   /** Seed of the fractional held-out split. Default 0. */
   seed: z.number().int().min(0).default(0),

@@ -14,7 +14,7 @@ import { datasetEpisodeModule } from "./dataset-episodes.js";
 import { DatasetEnvironmentOptionsSchema, type DatasetEnvironmentOptions } from "./dataset-environment-options.js";
 import { rubricOf, type RewardInput, type RubricEntry } from "./dataset-rubric.js";
 import { evaluateDataset } from "./evaluate-dataset.js";
-import { splitHeldOut } from "./held-out-split.js";
+import { splitDataset } from "./held-out-split.js";
 import { readDataset } from "./read-dataset.js";
 import { summariseRewards } from "./summarise-rewards.js";
 
@@ -46,10 +46,16 @@ export async function createDatasetEnvironment(options: DatasetEnvironmentOption
   if (clusterColumn !== undefined) requireColumn(rows, clusterColumn, "environment.cluster");
   const evaluateBy = parsed.evaluateBy ?? (rubric[0] as RubricEntry).name;
   if (!rubric.some((entry) => entry.name === evaluateBy)) throw new InvalidInputError("environment.evaluateBy", `one of the reward functions: ${rubric.map((entry) => entry.name).join(", ")}`, evaluateBy);
-  const split = splitHeldOut(rows, parsed.heldOut, parsed.seed);
+  const split = await splitDataset(rows, parsed.heldOut, parsed);
+  if (typeof parsed.heldOut === "object" && "data" in parsed.heldOut) {
+    // Held-out rows given apart: checked as `data`'s were.
+    promptFunction(parsed.prompt, split.heldOut, "held-out row");
+    if (parsed.rewards === undefined) requireColumn(split.heldOut, answerColumn, "environment.answer", "held-out row");
+  }
   if (split.training.length === 0) throw new InvalidInputError("environment.heldOut", "a split that leaves rows to train on", parsed.heldOut);
   const heldOut = split.heldOut.slice(0, parsed.evaluateItems);
-  const key = registerDatasetHarness({ prompt: promptOf, rubric });
+  // The built-in reward's ground truth, recorded as each rollout's `artifacts.expected` (verl's export reads it).
+  const key = registerDatasetHarness({ prompt: promptOf, rubric, ...(parsed.rewards === undefined && { expected: (item: JsonObject) => String(item[answerColumn]) }) });
   return {
     name: parsed.name,
     episodes: datasetEpisodeModule({ name: parsed.name, key, maxTokens: parsed.maxTokens, ...(source && { source }) }),
@@ -97,14 +103,14 @@ function withSystemPrompt(promptOf: (item: JsonObject) => Messages, system: stri
  * Rows' prompts as messages, from a column (checked on every row now) or the caller's function. A column holds text
  * (one user message) or, as TRL's conversational datasets do, the messages themselves (`[{role, content}, …]`).
  */
-function promptFunction(prompt: string | ((item: JsonObject) => string | Messages), rows: readonly JsonObject[]): (item: JsonObject) => Messages {
+function promptFunction(prompt: string | ((item: JsonObject) => string | Messages), rows: readonly JsonObject[], rowName = "row"): (item: JsonObject) => Messages {
   const asMessages = (value: string | Messages): Messages => (typeof value === "string" ? [{ role: "user", content: value }] : value);
   if (typeof prompt === "function") return (item) => asMessages(prompt(item));
   rows.forEach((row, index) => {
     const value = row[prompt];
     if (typeof value === "string" || typeof value === "number" || (Array.isArray(value) && value.length > 0 && MessagesSchema.safeParse(value).success)) return;
     const found = value === undefined ? `no "${prompt}" column (its columns: ${Object.keys(row).join(", ")})` : `${JSON.stringify(value).slice(0, 80)}`;
-    throw new InvalidInputError("environment.prompt", `a column every row has as text, or as messages [{"role": "system"|"user"|"assistant", "content": "…"}, …]; row ${index + 1} has ${found}`, prompt);
+    throw new InvalidInputError("environment.prompt", `a column every row has as text, or as messages [{"role": "system"|"user"|"assistant", "content": "…"}, …]; ${rowName} ${index + 1} has ${found}`, prompt);
   });
   return (item) => {
     const value = item[prompt];
@@ -112,7 +118,7 @@ function promptFunction(prompt: string | ((item: JsonObject) => string | Message
   };
 }
 
-function requireColumn(rows: readonly JsonObject[], column: string, field: string): void {
+function requireColumn(rows: readonly JsonObject[], column: string, field: string, rowName = "row"): void {
   const index = rows.findIndex((row) => row[column] === undefined || row[column] === null || typeof row[column] === "object");
-  if (index >= 0) throw new InvalidInputError(field, `a column every row has as text or a number; row ${index + 1} has columns ${Object.keys(rows[index] as JsonObject).join(", ")}`, column);
+  if (index >= 0) throw new InvalidInputError(field, `a column every row has as text or a number; ${rowName} ${index + 1} has columns ${Object.keys(rows[index] as JsonObject).join(", ")}`, column);
 }

@@ -1,4 +1,4 @@
-import { SingleTurnEpisode } from "../../core/episodes/single-turn-episode.js";
+import { SingleTurnEpisode, type SingleTurnState } from "../../core/episodes/single-turn-episode.js";
 import { JsonObjectSchema, type JsonObject } from "../../core/json.js";
 import type { Messages } from "../../core/schemas/message.js";
 import type { Rollout } from "../../core/schemas/rollout.js";
@@ -41,5 +41,11 @@ export class DatasetEpisode extends SingleTurnEpisode<JsonObject> {
   // As a message: a chat model gets it in its template, the bundled base (no template) as a `user:` line.
   protected prompt(item: JsonObject): Messages {
     return this.harness.prompt(item);
+  }
+
+  /** The completion as `answer`, and the row's ground truth, when the harness has one, as `expected` (what `export --format verl` reads). */
+  override finalize(state: SingleTurnState, item: JsonObject): JsonObject {
+    const expected = this.harness.expected?.(item);
+    return { answer: state.response.text, ...(expected !== undefined && { expected }) };
   }
 }

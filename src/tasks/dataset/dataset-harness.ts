@@ -2,10 +2,12 @@ import type { JsonObject } from "../../core/json.js";
 import type { Messages } from "../../core/schemas/message.js";
 import type { RubricEntry } from "./dataset-rubric.js";
 
-/** What a dataset's episodes need that is not JSON: the prompt of a row, and the rubric. */
+/** What a dataset's episodes need that is not JSON: the prompt of a row, the rubric, and the row's ground truth where there is one. */
 export interface DatasetHarness {
   readonly prompt: (item: JsonObject) => Messages;
   readonly rubric: readonly RubricEntry[];
+  /** The answer the row's completion is checked against (the built-in `exactMatch`'s column), recorded as `artifacts.expected`; absent: none recorded. */
+  readonly expected?: (item: JsonObject) => string;
 }
 
 interface HarnessRegistry {

@@ -1,13 +1,11 @@
 import { z } from "zod";
-import { ArtifactStore } from "../../arena/artifact-store.js";
+import { compiledModuleUrl } from "../../arena/pool/compiled-module-url.js";
 import type { JsonValue } from "../../core/json.js";
 import { parseInput } from "../../core/parse-input.js";
-import type { GenerateResult } from "../../core/schemas/generate-result.js";
-import type { Environment } from "../../environments/environment.js";
-import { AnswerFormatSchema } from "./exact-match-episode.js";
-import { exactMatchEpisodeModule } from "./exact-match-episodes.js";
-import { evaluateExactMatch } from "./evaluate-exact-match.js";
-import { isHeldOutQuestion, readQuestions, twoDigitQuestions } from "./exact-match-questions.js";
+import type { Environment, EnvironmentFactory } from "../../environments/environment.js";
+import { createDatasetEnvironment } from "../dataset/dataset-environment.js";
+import type { HeldOut } from "../dataset/held-out-split.js";
+import { readQuestions, twoDigitQuestions } from "./exact-match-questions.js";
 
 /** The options of the `exact-match` environment. */
 export const ExactMatchEnvironmentOptionsSchema = z.strictObject({
@@ -18,10 +16,15 @@ export const ExactMatchEnvironmentOptionsSchema = z.strictObject({
    * (`57-23=` → `34`), clustered by operation, carry/borrow and result size.
    */
   data: z.string().min(1).optional(),
-  /** Held-out questions (JSONL); default the tenth of `data` whose FNV-1a hash ≡ 0 mod 10, never trained on. */
+  /** Held-out questions (JSONL, as `data`), every question of `data` then trained on; default the tenth of `data` whose text's FNV-1a 32 ≡ 0 mod 10, never trained on. */
   heldOut: z.string().min(1).optional(),
-  /** How the answer is read: `integer` (the completion's first integer) or `text` (all of it, trimmed). Default `integer` for the default data, else `text`. */
-  answerFormat: AnswerFormatSchema.optional(),
+  /**
+   * How the answer is read: `integer` (the completion's first integer: the
+   * dataset's `first-integer` extractor) or `text` (all of it, trimmed:
+   * `text`); numbers compare as numbers. Default `integer` for the default
+   * data, else `text`.
+   */
+  answerFormat: z.enum(["integer", "text"]).optional(),
   /** Questions per step. Default 16. */
   prompts: z.number().int().min(1).default(16),
   /** Attempts per question: the GRPO group. Default 8. */
@@ -33,35 +36,38 @@ export const ExactMatchEnvironmentOptionsSchema = z.strictObject({
 });
 export type ExactMatchEnvironmentOptions = z.input<typeof ExactMatchEnvironmentOptionsSchema>;
 
+/** The default held-out rule: the questions whose text's FNV-1a 32 ≡ 0 (mod 10), a tenth no training step draws. */
+const EXACT_MATCH_HELD_OUT = { rule: "hashed", column: "question", modulus: 10 } as const satisfies HeldOut;
+
 /**
- * Single-turn questions with exact answers — TRL's GRPO on a dataset: each
- * step draws questions, samples a group of answers to each, and rewards an
- * exact match (1) over a miss (0). Held-out accuracy is greedy; pass@k on
- * request (`selfplay eval --env exact-match --samples K`).
+ * Single-turn questions with exact answers — TRL's GRPO on a dataset — as a
+ * preset of the dataset environment: each step draws questions, samples a
+ * group of answers to each (the question as the one user message, no system
+ * prompt: the bundled base has no chat template), and rewards an exact match
+ * (1) over a miss (0), `exactMatch.mean` on the step line. Held-out accuracy
+ * is greedy; pass@k on request (`selfplay eval --env exact-match --samples K`).
  */
-export function createExactMatchEnvironment(options?: JsonValue): Environment {
+export async function createExactMatchEnvironment(options?: JsonValue): Promise<Environment> {
   const parsed = parseInput(ExactMatchEnvironmentOptionsSchema, options ?? {}, { fieldName: (path) => `environment.${path.map(String).join(".")}` });
-  const all = parsed.data === undefined ? twoDigitQuestions() : readQuestions(parsed.data);
+  const questions = parsed.data === undefined ? twoDigitQuestions() : readQuestions(parsed.data);
   const answerFormat = parsed.answerFormat ?? (parsed.data === undefined ? "integer" : "text");
-  const training = parsed.heldOut === undefined ? all.filter((question) => !isHeldOutQuestion(question)) : all;
-  const heldOut = (parsed.heldOut === undefined ? all.filter(isHeldOutQuestion) : readQuestions(parsed.heldOut)).slice(0, parsed.evaluateQuestions);
-  return {
+  return createDatasetEnvironment({
     name: "exact-match",
-    episodes: exactMatchEpisodeModule({ maxTokens: parsed.maxTokens, answerFormat }),
-    stores: { "exact-match": ArtifactStore.of(training, { capacity: Math.max(training.length, 1) }) },
-    plan: [{ episodeType: "exact-match", count: parsed.prompts, groupSize: parsed.groupSize }],
-    ...(training[0]?.cluster !== undefined && {
-      clusters: {
-        episodeType: "exact-match",
-        names: [...new Set(training.map((question) => question.cluster as string))].sort(),
-        of: (artifact) => String((artifact as { cluster?: unknown } | null)?.cluster),
-      },
-    }),
-    evaluate: (client, options = {}) => evaluateExactMatch(client, heldOut, { ...options, maxTokens: parsed.maxTokens, answerFormat }),
-    evaluatesPassAtK: true,
-    summarise: (results: readonly GenerateResult[]) => {
-      const scored = results.filter((result) => result.outcome.status === "scored");
-      return { solveRate: scored.filter((result) => (result.rewards.student ?? 0) > 0).length / Math.max(scored.length, 1) };
-    },
-  };
+    data: questions,
+    prompt: "question",
+    answer: "answer",
+    extractor: answerFormat === "integer" ? "first-integer" : "text",
+    // readQuestions gives every question a cluster or none.
+    ...(questions[0]?.cluster !== undefined && { cluster: "cluster" }),
+    heldOut: parsed.heldOut === undefined ? EXACT_MATCH_HELD_OUT : { data: readQuestions(parsed.heldOut, "environment.heldOut") },
+    evaluateItems: parsed.evaluateQuestions,
+    prompts: parsed.prompts,
+    groupSize: parsed.groupSize,
+    maxTokens: parsed.maxTokens,
+    // Pool workers make it again from these options: this module's createEnvironment, not the questions as JSON.
+    source: { module: compiledModuleUrl(import.meta.url), ...(options !== undefined && { options }) },
+  });
 }
+
+/** This module as an environment module: what a pool worker calls with the options `source` recorded. */
+export const createEnvironment: EnvironmentFactory = createExactMatchEnvironment;

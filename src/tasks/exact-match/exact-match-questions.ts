@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { InvalidInputError } from "../../core/errors/index.js";
-import { isHeldOut, parseHeldOutRule } from "../../core/held-out/held-out-rule.js";
-import type { ExactMatchQuestion } from "./exact-match-episode.js";
+
+/** A question, its exact answer, and optionally its cluster (for the frontier and group sizing: `frontier.mode`, `frontier.groupSizing`). */
+export type ExactMatchQuestion = { question: string; answer: string; cluster?: string };
 
 const QuestionLineSchema = z.strictObject({
   question: z.string().min(1),
@@ -13,14 +14,14 @@ const QuestionLineSchema = z.strictObject({
 /**
  * The questions of a JSONL file, one `{"question": …, "answer": …}` a line,
  * optionally with a `"cluster"` (on every line or on none); a bad line is an
- * InvalidInputError naming `file:line` and what it needs.
+ * InvalidInputError naming `field`, `file:line` and what it needs.
  */
-export function readQuestions(path: string): ExactMatchQuestion[] {
+export function readQuestions(path: string, field = "environment.data"): ExactMatchQuestion[] {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new InvalidInputError("environment.data", `a readable JSONL file of {"question", "answer"} lines (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, path);
+    throw new InvalidInputError(field, `a readable JSONL file of {"question", "answer"} lines (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, path);
   }
   const questions: ExactMatchQuestion[] = [];
   text.split("\n").forEach((line, index) => {
@@ -29,16 +30,16 @@ export function readQuestions(path: string): ExactMatchQuestion[] {
     try {
       value = JSON.parse(line);
     } catch {
-      throw new InvalidInputError(`environment.data (${path}:${index + 1})`, 'a JSON object {"question": "…", "answer": "…"}', line.slice(0, 80));
+      throw new InvalidInputError(`${field} (${path}:${index + 1})`, 'a JSON object {"question": "…", "answer": "…"}', line.slice(0, 80));
     }
     const parsed = QuestionLineSchema.safeParse(value);
-    if (!parsed.success) throw new InvalidInputError(`environment.data (${path}:${index + 1})`, `{"question": a non-empty string, "answer": a string or number, optionally "cluster": a non-empty string or number} and no other key (${parsed.error.issues[0]?.message ?? "invalid"})`, value);
+    if (!parsed.success) throw new InvalidInputError(`${field} (${path}:${index + 1})`, `{"question": a non-empty string, "answer": a string or number, optionally "cluster": a non-empty string or number} and no other key (${parsed.error.issues[0]?.message ?? "invalid"})`, value);
     if (questions.length > 0 && (questions[0]?.cluster === undefined) !== (parsed.data.cluster === undefined)) {
-      throw new InvalidInputError(`environment.data (${path}:${index + 1}).cluster`, `a "cluster" on every line or on none (line 1 has ${questions[0]?.cluster === undefined ? "none" : "one"})`, parsed.data.cluster ?? null);
+      throw new InvalidInputError(`${field} (${path}:${index + 1}).cluster`, `a "cluster" on every line or on none (line 1 has ${questions[0]?.cluster === undefined ? "none" : "one"})`, parsed.data.cluster ?? null);
     }
     questions.push(parsed.data.cluster === undefined ? { question: parsed.data.question, answer: parsed.data.answer } : parsed.data);
   });
-  if (questions.length === 0) throw new InvalidInputError("environment.data", "a file with at least one question", path);
+  if (questions.length === 0) throw new InvalidInputError(field, "a file with at least one question", path);
   return questions;
 }
 
@@ -72,12 +73,4 @@ export function twoDigitCluster(a: number, operation: "+" | "-", b: number): str
   if (operation === "+") return `add${(a % 10) + (b % 10) >= 10 ? "-carry" : ""}${a + b >= 100 ? "-hundreds" : ""}`;
   if (a < b) return "subtract-negative";
   return (a % 10) < (b % 10) ? "subtract-borrow" : "subtract";
-}
-
-/** Which questions are held out, by their text: FNV-1a 32 ≡ 0 (mod 10), a tenth no training step draws. */
-const EXACT_MATCH_HELD_OUT = parseHeldOutRule({ rule: "hashed", modulus: 10 });
-
-/** Whether a question is held out by `EXACT_MATCH_HELD_OUT`. */
-export function isHeldOutQuestion(question: ExactMatchQuestion): boolean {
-  return isHeldOut(question.question, EXACT_MATCH_HELD_OUT);
 }

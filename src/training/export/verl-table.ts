@@ -21,7 +21,8 @@ interface VerlPrompt {
  * recorded. A scored rollout gives its first Step (of `role`, when given):
  * `prompt` that Step's messages, `reward_model.ground_truth` the rollout's
  * `artifacts.expected` (what ExactMatchVerifier checks; arithmetic-solve,
- * solve and exact-match record it), `data_source` `selfplay/<episode type>`,
+ * solve and, scored by its built-in exactMatch, dataset record it — exact-match
+ * is a dataset), `data_source` `selfplay/<episode type>`,
  * `ability` the episode type. Rollouts of one episode type, role, prompt and
  * ground truth are one row; `extra_info` says how many played it and their
  * mean reward. Rollouts without a string `artifacts.expected` are left out;
@@ -51,7 +52,7 @@ export function verlTable(results: readonly GenerateResult[], options: StepTable
   if (prompts.size === 0) {
     throw new InvalidInputError(
       `${options.source} (--format verl)`,
-      `scored rollouts whose episode records its ground truth as a string artifacts.expected (arithmetic-solve, solve and exact-match do)${options.role === undefined ? "" : ` with Steps of role ${options.role}`}; its ${withoutGroundTruth} scored rollout(s)${typesWithout.size > 0 ? ` (${[...typesWithout].join(", ")})` : ""} have none`,
+      `scored rollouts whose episode records its ground truth as a string artifacts.expected (arithmetic-solve, solve and dataset with its built-in exactMatch do)${options.role === undefined ? "" : ` with Steps of role ${options.role}`}; its ${withoutGroundTruth} scored rollout(s)${typesWithout.size > 0 ? ` (${[...typesWithout].join(", ")})` : ""} have none`,
     );
   }
   const rows = [...prompts.values()].map(({ first, prompt, groundTruth, rewards }, index) => ({

@@ -5,7 +5,8 @@ import type { GenerateResult } from "../../../src/core/schemas/generate-result.j
 import type { GenerationRequest } from "../../../src/core/inference-client.js";
 import { parseInput } from "../../../src/core/parse-input.js";
 import { ScriptedInferenceClient } from "../../../src/inference/scripted-inference-client.js";
-import { ExactMatchEpisode } from "../../../src/tasks/exact-match/exact-match-episode.js";
+import { DatasetEpisode } from "../../../src/tasks/dataset/dataset-episode.js";
+import { rubricOf } from "../../../src/tasks/dataset/dataset-rubric.js";
 import { drawStepRollouts } from "../../../src/training/loop/draw-step-rollouts.js";
 import { DynamicSamplingConfigurationSchema, type DynamicSamplingConfiguration } from "../../../src/training/loop/dynamic-sampling-configuration.js";
 import { TrainingConfigurationSchema } from "../../../src/training/loop/training-configuration.js";
@@ -48,7 +49,7 @@ class ScriptedDraws implements StepRequests {
     const draw = this.draw++;
     const kinds = this.draws[draw] ?? [];
     const requests: EpisodeRequest[] = kinds.flatMap((kind, index) =>
-      Array.from({ length: GROUP_SIZE }, () => ({ episodeType: "exact-match", artifact: { question: `${kind} ${draw}.${index}`, answer: "yes" }, groupId: `d${draw}.${index}` })),
+      Array.from({ length: GROUP_SIZE }, () => ({ episodeType: "dataset", artifact: { question: `${kind} ${draw}.${index}`, answer: "yes" }, groupId: `d${draw}.${index}` })),
     );
     return { requests, reasons: { uniform: kinds.length }, targets: {}, messages: [] };
   }
@@ -71,11 +72,17 @@ const DRAWS: Kind[][] = [
   ["mixed", "mixed", "mixed", "hard"],
 ];
 
+/** One question, one answer by `student`: 1 when it is the row's answer. */
+const questionEpisode = new DatasetEpisode(
+  { prompt: (item) => [{ role: "user", content: String(item.question) }], rubric: rubricOf([{ name: "exactMatch", fn: (completion, item) => (completion.trim() === item.answer ? 1 : 0) }]) },
+  4,
+);
+
 async function draw(
   configuration: Partial<DynamicSamplingConfiguration>,
   options: { now?: () => number; onChoose?: () => void; adjustRewards?: (results: readonly GenerateResult[]) => GenerateResult[] } = {},
 ) {
-  const arena = new Arena({ client: kindClient(), seed: 1, concurrency: 1 }).register(new ExactMatchEpisode({ maxTokens: 4, answerFormat: "text" }));
+  const arena = new Arena({ client: kindClient(), seed: 1, concurrency: 1 }).register(questionEpisode);
   const requests = new ScriptedDraws(DRAWS, options.onChoose);
   const progress: string[] = [];
   const step = await drawStepRollouts({

@@ -12,7 +12,7 @@ import { UniformRequests } from "../../../src/training/loop/uniform-requests.js"
 
 /** The default exact-match environment (clustered by operation, carry/borrow and size) on the scripted client. */
 async function setUp(prompts = 16, client = addsOnly): Promise<{ environment: Environment; arena: Arena }> {
-  const environment = createExactMatchEnvironment({ prompts, groupSize: 4 });
+  const environment = await createExactMatchEnvironment({ prompts, groupSize: 4 });
   const arena = new Arena({ client, seed: 3, concurrency: 1 });
   for (const episode of await loadEpisodeModule(environment.episodes)) arena.register(episode, environment.stores[episode.type]);
   return { environment, arena };

@@ -21,7 +21,7 @@ import { scriptedStepResults } from "../tfjs/scripted-step-results.js";
 type Clustered = Environment & { clusters: EnvironmentClusters };
 
 async function exactMatch(): Promise<{ environment: Clustered; arena: Arena }> {
-  const environment = createExactMatchEnvironment({ prompts: 16, groupSize: 4 }) as Clustered;
+  const environment = (await createExactMatchEnvironment({ prompts: 16, groupSize: 4 })) as Clustered;
   const arena = new Arena({ client: addsOnly, seed: 3 });
   for (const episode of await loadEpisodeModule(environment.episodes)) arena.register(episode, environment.stores[episode.type]);
   return { environment, arena };

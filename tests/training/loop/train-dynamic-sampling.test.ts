@@ -64,7 +64,7 @@ describe("train() with dynamic sampling (exact-match on the project-made model, 
     const directory = join(await mkdtemp(join(tmpdir(), "selfplay-dynamic-sampling-missed-")), "run");
     const steps: TrainingStepMetrics[] = [];
     const configuration = { steps: 1, seed: 2, sequences: 16, evaluateEvery: 0, dynamicSampling: { enabled: true, targetGroups: 16, maxDraws: 2 } };
-    await train({ environment: environment(), modelPath: bundledArithmeticBase(), directory, configuration, trainer: "ggml", onStep: (line) => steps.push(line) });
+    await train({ environment: await environment(), modelPath: bundledArithmeticBase(), directory, configuration, trainer: "ggml", onStep: (line) => steps.push(line) });
     expect(steps.map((line) => [line.groups.draws, line.groups.drawn, line.groups.target, line.groups.reachedTarget])).toEqual([[2, 8, 16, false]]);
     expect(steps[0]?.groups.kept).toBe(steps[0]?.groups.informative);
     expect(existsSync(join(directory, "final.gguf"))).toBe(true);

@@ -82,7 +82,7 @@ describe("train() when rollouts keep failing (real engine)", () => {
 
   it("logs a step whose rollouts all scored with empty failures", async () => {
     const directory = join(folder, "run-scored");
-    const environment = createExactMatchEnvironment({ prompts: 1, groupSize: 2, maxTokens: 2, evaluateQuestions: 1 });
+    const environment = await createExactMatchEnvironment({ prompts: 1, groupSize: 2, maxTokens: 2, evaluateQuestions: 1 });
     await train({ environment, modelPath, directory, configuration: { steps: 1, evaluateEvery: 0, sequences: 4 }, trainer: "tfjs" });
     const [step] = (await readFile(join(directory, "metrics.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { failures?: object; firstFailure?: object }).filter((line) => line.failures);
     expect(step).toMatchObject({ failures: {}, rollouts: { scored: 2, failed: 0 } });
@@ -90,7 +90,7 @@ describe("train() when rollouts keep failing (real engine)", () => {
   });
 
   it("refuses maxFailedFraction outside (0, 1] and maxFailedSteps below 1 before any file", async () => {
-    const environment = createExactMatchEnvironment({ prompts: 1 });
+    const environment = await createExactMatchEnvironment({ prompts: 1 });
     const directory = join(folder, "run-bad-configuration");
     await expect(train({ environment, modelPath, directory, configuration: { maxFailedFraction: 0 } })).rejects.toThrow(/^configuration\.maxFailedFraction: got 0; expected /);
     await expect(train({ environment, modelPath, directory, configuration: { maxFailedSteps: 0 } })).rejects.toThrow(InvalidInputError);

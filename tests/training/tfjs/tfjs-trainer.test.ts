@@ -34,7 +34,7 @@ describe("a training step driven by hand through the public API (real engine, tf
 
   /** One step of the exact-match environment on `modelPath`: arena → TrainingBatch, the way a user composes it. */
   async function rolloutBatch(client: LlamaInferenceClient, step: number): Promise<TrainingBatch> {
-    const environment = createExactMatchEnvironment({ data, prompts: 2, groupSize: 2, maxTokens: 4, evaluateQuestions: 1 });
+    const environment = await createExactMatchEnvironment({ data, prompts: 2, groupSize: 2, maxTokens: 4, evaluateQuestions: 1 });
     const arena = new Arena({ client, seed: 5 });
     for (const episode of await loadEpisodeModule(environment.episodes)) arena.register(episode, environment.stores[episode.type]);
     const results = await arena.generateRollouts(arena.getBatch(environment.plan));

@@ -32,7 +32,7 @@ describe("the update's threads", () => {
       /^configuration\.threads: got 2; expected no thread count with the tfjs trainer/,
     );
     const directory = join(folder, "run");
-    const environment = createExactMatchEnvironment({ prompts: 2, groupSize: 2, maxTokens: 3, evaluateQuestions: 2 });
+    const environment = await createExactMatchEnvironment({ prompts: 2, groupSize: 2, maxTokens: 3, evaluateQuestions: 2 });
     await expect(train({ environment, modelPath, directory, trainer: "tfjs", configuration: { trainer: { threads: 2 } } })).rejects.toThrowError(
       /^configuration\.trainer\.threads: got 2; expected no thread count with the tfjs trainer/,
     );
