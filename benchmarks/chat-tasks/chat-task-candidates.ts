@@ -26,14 +26,26 @@ interface Question {
 const NAMES = ["Tom", "Anna", "Sam", "Lily", "Ben", "Mia", "Omar", "Zoe"];
 const THINGS = ["apples", "books", "pencils", "cookies", "marbles", "stickers", "stamps", "shells"];
 
-/** Every distinct letter of every common word: how many times does it appear? Clustered by the count. */
-function letterCounts(): Question[] {
-  return COMMON_WORDS.flatMap((word) =>
-    [...new Set(word)].map((letter) => {
-      const count = [...word].filter((character) => character === letter).length;
+/**
+ * Letters of common words: how many times does it appear? Of each word, every repeated letter, two letters it has
+ * once and two it lacks (answer 0), chosen by a seeded stream: the counts a model that always says "1" gets right
+ * are then under half. Clustered by the count (0, 1, 2, 3+).
+ */
+function letterCounts(random: RandomStream): Question[] {
+  const alphabet = [..."abcdefghijklmnopqrstuvwxyz"];
+  const pick = (letters: readonly string[], count: number) => {
+    const left = [...letters];
+    return Array.from({ length: Math.min(count, left.length) }, () => left.splice(random.integer(left.length), 1)[0] as string);
+  };
+  return COMMON_WORDS.flatMap((word) => {
+    const countOf = (letter: string) => [...word].filter((character) => character === letter).length;
+    const present = [...new Set(word)];
+    const letters = [...present.filter((letter) => countOf(letter) > 1), ...pick(present.filter((letter) => countOf(letter) === 1), 2), ...pick(alphabet.filter((letter) => !word.includes(letter)), 2)];
+    return letters.map((letter) => {
+      const count = countOf(letter);
       return { question: `How many times does the letter "${letter}" appear in the word "${word}"?`, answer: count, cluster: count >= 3 ? "3+" : String(count), key: word };
-    }),
-  );
+    });
+  });
 }
 
 /** Every a plus b for two-digit a and b, asked in words; clustered by whether the units carry and the sum reaches 100. */
@@ -100,7 +112,7 @@ function rowsOf(name: string, questions: readonly Question[], fraction: number):
 /** The screened candidates, in the screen's order. */
 export function chatTaskCandidates(): ChatTaskCandidate[] {
   return [
-    { name: "letter-counts", description: 'How many times does the letter "l" appear in the word "balloon"? (408 common words, a quarter of the words held out)', rows: rowsOf("letter-counts", letterCounts(), 0.25) },
+    { name: "letter-counts", description: 'How many times does the letter "l" appear in the word "balloon"? (408 common words, a quarter of the words held out)', rows: rowsOf("letter-counts", letterCounts(new RandomStream("letter-counts")), 0.25) },
     { name: "sums-in-words", description: "What is 47 plus 38? (two-digit a, b; a tenth held out)", rows: rowsOf("sums-in-words", sumsInWords(), 0.1) },
     { name: "word-problems", description: "Tom has 7 apples. Tom gets 5 more apples. How many apples does Tom have now? / … gives away 3. How many … are left? (3,600 stories; a tenth held out)", rows: rowsOf("word-problems", wordProblems(new RandomStream("word-problems")), 0.1) },
     { name: "unit-conversions", description: "How many minutes are in 5 hours? (7 unit pairs × 2–20; half held out)", rows: rowsOf("unit-conversions", unitConversions(), 0.5) },

@@ -84,6 +84,13 @@ export const DatasetEnvironmentOptionsSchema = z.strictObject({
   prompts: z.number().int().min(1).default(16),
   /** Completions per row: the GRPO group. Default 8. */
   groupSize: z.number().int().min(1).default(8),
+  /**
+   * The student's sampling temperature, in rollouts and in pass@k. A small
+   * chat model sampled at 1 over its whole vocabulary mostly rambles; below 1
+   * the trainer still reproduces the distribution (top-p or top-k would not).
+   * Default: the run's `temperature` (1), and 1 for pass@k.
+   */
+  temperature: z.number().positive().optional(),
   /** Completion tokens at most. Default 16. */
   maxTokens: z.number().int().min(1).default(16),
   /** The environment's name, in checkpoints and logs. Default `dataset`. */

@@ -58,7 +58,7 @@ export async function createDatasetEnvironment(options: DatasetEnvironmentOption
   const key = registerDatasetHarness({ prompt: promptOf, rubric, ...(parsed.rewards === undefined && { expected: (item: JsonObject) => String(item[answerColumn]) }) });
   return {
     name: parsed.name,
-    episodes: datasetEpisodeModule({ name: parsed.name, key, maxTokens: parsed.maxTokens, ...(source && { source }) }),
+    episodes: datasetEpisodeModule({ name: parsed.name, key, maxTokens: parsed.maxTokens, ...(parsed.temperature !== undefined && { temperature: parsed.temperature }), ...(source && { source }) }),
     stores: { dataset: ArtifactStore.of(split.training, { capacity: split.training.length }) },
     plan: [{ episodeType: "dataset", count: parsed.prompts, groupSize: parsed.groupSize }],
     ...(clusterColumn !== undefined && {
@@ -75,7 +75,7 @@ export async function createDatasetEnvironment(options: DatasetEnvironmentOption
           client,
           heldOut,
           // Strict accuracy needs the answer column the built-in reward reads.
-          { prompt: promptOf, rubric, evaluateBy, maxTokens: parsed.maxTokens, ...(strictExtractor !== undefined && parsed.rewards === undefined && { strictlyCorrect: correctBy(strictExtractor) }) },
+          { prompt: promptOf, rubric, evaluateBy, maxTokens: parsed.maxTokens, samplingTemperature: parsed.temperature ?? 1, ...(strictExtractor !== undefined && parsed.rewards === undefined && { strictlyCorrect: correctBy(strictExtractor) }) },
           evaluateOptions,
         ),
       evaluatesPassAtK: true,

@@ -32,9 +32,10 @@ export class DatasetEpisode extends SingleTurnEpisode<JsonObject> {
   constructor(
     private readonly harness: DatasetHarness,
     maxTokens: number,
+    temperature?: number,
   ) {
     super();
-    this.roles = [RoleSchema.parse({ id: DATASET_ROLE, sampler: { maxTokens } })];
+    this.roles = [RoleSchema.parse({ id: DATASET_ROLE, sampler: { maxTokens, ...(temperature !== undefined && { temperature }) } })];
     this.verifier = new RubricVerifier(harness.rubric);
   }
 

@@ -17,6 +17,8 @@ export const DatasetEpisodesOptionsSchema = z.strictObject({
   /** The harness's key in the thread that made the environment. */
   key: z.string().min(1),
   maxTokens: z.number().int().min(1),
+  /** The student's sampling temperature; absent: the run's. */
+  temperature: z.number().positive().optional(),
   /** The module whose `createEnvironment(options)` makes the environment again, in a thread without its harness. */
   source: z.strictObject({ module: z.string().min(1), options: JsonValueSchema.optional() }).optional(),
 });
@@ -30,7 +32,7 @@ export type DatasetEpisodesOptions = z.infer<typeof DatasetEpisodesOptionsSchema
 export async function createDatasetEpisodes(options?: JsonValue): Promise<Episode[]> {
   const parsed = parseInput(DatasetEpisodesOptionsSchema, options ?? {}, { fieldName: (path) => `episodes.options.${path.map(String).join(".")}` });
   const harness = datasetHarness(parsed.key) ?? (await harnessFromSource(parsed));
-  return [new DatasetEpisode(harness, parsed.maxTokens)];
+  return [new DatasetEpisode(harness, parsed.maxTokens, parsed.temperature)];
 }
 
 async function harnessFromSource({ name, source }: DatasetEpisodesOptions): Promise<DatasetHarness> {

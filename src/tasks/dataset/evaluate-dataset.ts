@@ -12,6 +12,8 @@ export interface DatasetEvaluator {
   /** The reward function whose mean is the held-out accuracy (abstaining counts 0). */
   readonly evaluateBy: string;
   readonly maxTokens: number;
+  /** The temperature pass@k samples at: the rollouts'. */
+  readonly samplingTemperature: number;
   /** Whether a completion is right read only in the form the prompt asks for; absent: no `strictAccuracy`. */
   readonly strictlyCorrect?: (completion: string, item: JsonObject) => boolean;
 }
@@ -34,8 +36,8 @@ interface AttemptOutcome {
  * Greedy held-out accuracy (the mean of `evaluateBy`'s scores), and beside it in
  * `figures`: `truncated`, the share of greedy answers cut off at `maxTokens`;
  * `medianCompletionTokens`; and, with `strictlyCorrect`, `strictAccuracy`. With
- * `samples`, pass@k: the share of rows some of `samples` answers at temperature 1
- * scored positive on.
+ * `samples`, pass@k: the share of rows some of `samples` answers, sampled as the
+ * rollouts are (`samplingTemperature`), scored positive on.
  */
 export async function evaluateDataset(client: InferenceClient, rows: readonly JsonObject[], evaluator: DatasetEvaluator, options: EnvironmentEvaluateOptions = {}): Promise<EnvironmentEvaluation> {
   const greedy = await attempt(client, rows.map((row) => ({ row, temperature: 0, seed: 0 })), evaluator);
@@ -51,7 +53,7 @@ export async function evaluateDataset(client: InferenceClient, rows: readonly Js
   if (samples > 0) {
     const seed = options.seed ?? 0;
     // Sample s of row i draws from seed + i·k + s, as the other environments' pass@k.
-    const sampled = await attempt(client, rows.flatMap((row, index) => Array.from({ length: samples }, (_, sample) => ({ row, temperature: 1, seed: (seed + index * samples + sample) >>> 0 }))), evaluator);
+    const sampled = await attempt(client, rows.flatMap((row, index) => Array.from({ length: samples }, (_, sample) => ({ row, temperature: evaluator.samplingTemperature, seed: (seed + index * samples + sample) >>> 0 }))), evaluator);
     const solved = rows.filter((_, index) => sampled.slice(index * samples, (index + 1) * samples).some((outcome) => outcome.score > 0)).length;
     evaluation.passAtK = { k: samples, value: share(solved) };
   }

@@ -58,6 +58,16 @@ describe("the dataset environment for a chat model", () => {
     expect((await firstLine.verifier.score(rollout(item, "10 plus 2 is 12."), context)).rewards).toEqual({ student: 0 });
   });
 
+  it("samples the student and pass@k at its temperature; the run's when it has none", async () => {
+    const environment = await createDatasetEnvironment({ data: rows, prompt: "question", temperature: 0.7, heldOut });
+    expect((await episodeOf(environment)).roles[0]?.sampler.temperature).toBe(0.7);
+    const client = new ScriptedInferenceClient({ rules: [{ when: () => true, reply: "2" }] });
+    await environment.evaluate?.(client, { samples: 2 });
+    expect([...new Set(client.requests.map((request) => request.sampler.temperature))]).toEqual([0, 0.7]);
+    const plain = await createDatasetEnvironment({ data: rows, prompt: "question", heldOut });
+    expect((await episodeOf(plain)).roles[0]?.sampler.temperature).toBeUndefined();
+  });
+
   it("refuses a format weight without the form it pays for, naming the field", async () => {
     await expect(createDatasetEnvironment({ data: rows, prompt: "question", formatWeight: 1, heldOut })).rejects.toThrow(/environment\.formatWeight.*strictExtractor/);
     await expect(createDatasetEnvironment({ data: rows, prompt: "question", extractor: "last-integer" as never, heldOut })).rejects.toThrow(/environment\.extractor/);
