@@ -1,5 +1,6 @@
 // The chat-task screen (issue 37): each candidate of chat-tasks/chat-task-candidates.ts asked of a chat model in its
-// own chat template (no system prompt: the template's default), read by the tolerant extractor, on held-out rows.
+// own chat template (no system prompt: the template's default) after the candidate's two worked examples, read by the
+// tolerant extractor, on held-out rows.
 // First a greedy pass at a 256-token cap over `--probe` rows for the base's median answer length; the token budget
 // is then 3× that median, rounded up to a multiple of 16; at that budget, greedy accuracy, strict-format
 // (`Answer: …`) accuracy and the truncated share over `--items` rows, and pass@8 over the first `--sampled` of them,
@@ -33,6 +34,7 @@ async function evaluate(client: InferenceClient, candidate: ChatTaskCandidate, m
   const environment = await createDatasetEnvironment({
     data: candidate.rows,
     prompt: "question",
+    fewShot: candidate.fewShot,
     heldOut: { column: "split", value: "test" },
     extractor: "tolerant",
     strictExtractor: "answer-line",

@@ -6,13 +6,15 @@
 import { isHeldOut, parseHeldOutRule } from "../../src/core/held-out/held-out-rule.js";
 import type { JsonObject } from "../../src/core/json.js";
 import { RandomStream } from "../../src/core/random/random-stream.js";
-import { COMMON_WORDS } from "./common-words.js";
+import { letterCountQuestions } from "../../src/tasks/letter-counts/letter-count-questions.js";
 
 export interface ChatTaskCandidate {
   name: string;
   /** What is asked, for the screen's record. */
   description: string;
   rows: JsonObject[];
+  /** Two worked examples (none of them a row) asked before each question: the form of the answer, `Answer: <n>` last. */
+  fewShot: { user: string; assistant: string }[];
 }
 
 interface Question {
@@ -25,28 +27,6 @@ interface Question {
 
 const NAMES = ["Tom", "Anna", "Sam", "Lily", "Ben", "Mia", "Omar", "Zoe"];
 const THINGS = ["apples", "books", "pencils", "cookies", "marbles", "stickers", "stamps", "shells"];
-
-/**
- * Letters of common words: how many times does it appear? Of each word, every repeated letter, two letters it has
- * once and two it lacks (answer 0), chosen by a seeded stream: the counts a model that always says "1" gets right
- * are then under half. Clustered by the count (0, 1, 2, 3+).
- */
-function letterCounts(random: RandomStream): Question[] {
-  const alphabet = [..."abcdefghijklmnopqrstuvwxyz"];
-  const pick = (letters: readonly string[], count: number) => {
-    const left = [...letters];
-    return Array.from({ length: Math.min(count, left.length) }, () => left.splice(random.integer(left.length), 1)[0] as string);
-  };
-  return COMMON_WORDS.flatMap((word) => {
-    const countOf = (letter: string) => [...word].filter((character) => character === letter).length;
-    const present = [...new Set(word)];
-    const letters = [...present.filter((letter) => countOf(letter) > 1), ...pick(present.filter((letter) => countOf(letter) === 1), 2), ...pick(alphabet.filter((letter) => !word.includes(letter)), 2)];
-    return letters.map((letter) => {
-      const count = countOf(letter);
-      return { question: `How many times does the letter "${letter}" appear in the word "${word}"?`, answer: count, cluster: count >= 3 ? "3+" : String(count), key: word };
-    });
-  });
-}
 
 /** Every a plus b for two-digit a and b, asked in words; clustered by whether the units carry and the sum reaches 100. */
 function sumsInWords(): Question[] {
@@ -109,12 +89,24 @@ function rowsOf(name: string, questions: readonly Question[], fraction: number):
   return shuffled.map(({ question, answer, cluster, key }) => ({ question, answer: String(answer), cluster, split: isHeldOut(key, rule) ? "test" : "train" }));
 }
 
+// Stories outside the generated ones (no name or thing of theirs, numbers beyond theirs).
+const WORD_PROBLEM_EXAMPLES = [
+  { user: "Kim has 30 cards. Kim gets 12 more cards. How many cards does Kim have now?", assistant: "30 + 12 = 42.\nAnswer: 42" },
+  { user: "Leo has 45 coins and gives away 21. How many coins are left?", assistant: "45 - 21 = 24.\nAnswer: 24" },
+];
+
+// Words not in the list, one letter present twice, one absent.
+const LETTER_COUNT_EXAMPLES = [
+  { user: 'How many times does the letter "o" appear in the word "door"?', assistant: 'd-o-o-r has 2 "o".\nAnswer: 2' },
+  { user: 'How many times does the letter "z" appear in the word "cat"?', assistant: 'c-a-t has 0 "z".\nAnswer: 0' },
+];
+
 /** The screened candidates, in the screen's order. */
 export function chatTaskCandidates(): ChatTaskCandidate[] {
   return [
-    { name: "letter-counts", description: 'How many times does the letter "l" appear in the word "balloon"? (408 common words, a quarter of the words held out)', rows: rowsOf("letter-counts", letterCounts(new RandomStream("letter-counts")), 0.25) },
-    { name: "sums-in-words", description: "What is 47 plus 38? (two-digit a, b; a tenth held out)", rows: rowsOf("sums-in-words", sumsInWords(), 0.1) },
-    { name: "word-problems", description: "Tom has 7 apples. Tom gets 5 more apples. How many apples does Tom have now? / … gives away 3. How many … are left? (3,600 stories; a tenth held out)", rows: rowsOf("word-problems", wordProblems(new RandomStream("word-problems")), 0.1) },
-    { name: "unit-conversions", description: "How many minutes are in 5 hours? (7 unit pairs × 2–20; half held out)", rows: rowsOf("unit-conversions", unitConversions(), 0.5) },
+    { name: "letter-counts", description: 'How many times does the letter "l" appear in the word "balloon"? (408 common words, a quarter of the words held out)', rows: letterCountQuestions(), fewShot: LETTER_COUNT_EXAMPLES },
+    { name: "sums-in-words", description: "What is 47 plus 38? (two-digit a, b; a tenth held out)", rows: rowsOf("sums-in-words", sumsInWords(), 0.1), fewShot: [{ user: "What is 7 plus 135?", assistant: "7 + 135 = 142.\nAnswer: 142" }, { user: "What is 250 plus 9?", assistant: "250 + 9 = 259.\nAnswer: 259" }] },
+    { name: "word-problems", description: "Tom has 7 apples. Tom gets 5 more apples. How many apples does Tom have now? / … gives away 3. How many … are left? (3,600 stories; a tenth held out)", rows: rowsOf("word-problems", wordProblems(new RandomStream("word-problems")), 0.1), fewShot: WORD_PROBLEM_EXAMPLES },
+    { name: "unit-conversions", description: "How many minutes are in 5 hours? (7 unit pairs × 2–20; half held out)", rows: rowsOf("unit-conversions", unitConversions(), 0.5), fewShot: [{ user: "How many seconds are in 30 minutes?", assistant: "30 × 60 = 1800.\nAnswer: 1800" }, { user: "How many days are in 40 weeks?", assistant: "40 × 7 = 280.\nAnswer: 280" }] },
   ];
 }

@@ -29,6 +29,13 @@ export const DatasetEnvironmentOptionsSchema = z.strictObject({
    */
   system: z.string().min(1).optional(),
   /**
+   * Worked examples put before every row's prompt (after the system prompt)
+   * as earlier turns of the conversation: `[{ user, assistant }, …]`. A small
+   * chat model copies their form — a short worked answer ending
+   * `Answer: <n>` — where an instruction alone does not move it. Default: none.
+   */
+  fewShot: z.array(z.strictObject({ user: z.string().min(1), assistant: z.string().min(1) })).default([]),
+  /**
    * How the built-in `exactMatch` reward reads the answer out of a
    * completion: `tolerant` (the last `\boxed{…}`, else the last `Answer: …`,
    * else the last number — what a chat model's reply gives up however it is

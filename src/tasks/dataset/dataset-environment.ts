@@ -32,7 +32,7 @@ export async function createDatasetEnvironment(options: DatasetEnvironmentOption
   // functions are their own source: a worker makes the environment from them.
   const source = parsed.source ?? currentEnvironmentSource() ?? jsonSource(options);
   const rows = typeof parsed.data === "string" ? await readDataset(parsed.data, parsed.format) : parsed.data;
-  const promptOf = withSystemPrompt(promptFunction(parsed.prompt, rows), parsed.system);
+  const promptOf = withSystemPrompt(withExamples(promptFunction(parsed.prompt, rows), parsed.fewShot), parsed.system);
   const answerColumn = parsed.answer;
   const { strictExtractor } = parsed;
   if (parsed.formatWeight > 0 && strictExtractor === undefined) throw new InvalidInputError("environment.formatWeight", "0, or a strictExtractor naming the form it pays for (e.g. answer-line)", parsed.formatWeight);
@@ -88,6 +88,20 @@ export async function createDatasetEnvironment(options: DatasetEnvironmentOption
 function jsonSource(options: DatasetEnvironmentOptions): EnvironmentSource | undefined {
   if (options.rewards !== undefined || typeof options.prompt === "function") return undefined;
   return { module: pathToFileURL(compiledSiblingFile(import.meta.url, "dataset-environment-from-json")).href, options: options as unknown as JsonValue };
+}
+
+/** Rows' prompts after the worked examples, as earlier user and assistant turns (after a row's own system message). */
+function withExamples(promptOf: (item: JsonObject) => Messages, examples: readonly { user: string; assistant: string }[]): (item: JsonObject) => Messages {
+  if (examples.length === 0) return promptOf;
+  const turns: Messages = examples.flatMap(({ user, assistant }) => [
+    { role: "user" as const, content: user },
+    { role: "assistant" as const, content: assistant },
+  ]);
+  return (item) => {
+    const messages = promptOf(item);
+    const system = messages[0]?.role === "system" ? [messages[0]] : [];
+    return [...system, ...turns, ...messages.slice(system.length)];
+  };
 }
 
 /** Rows' prompts with `system` first, unless a row's messages open with their own. */

@@ -42,6 +42,20 @@ describe("the dataset environment for a chat model", () => {
     ]);
   });
 
+  it("puts worked examples before the row, as earlier turns, after the system prompt", async () => {
+    const fewShot = [{ user: "What is 1 plus 2?", assistant: "1 + 2 = 3.\nAnswer: 3" }];
+    const environment = await createDatasetEnvironment({ data: rows, prompt: "question", system: "Be brief.", fewShot, heldOut });
+    expect((await episodeOf(environment))["prompt"](rows[0] as JsonObject)).toEqual([
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "What is 1 plus 2?" },
+      { role: "assistant", content: "1 + 2 = 3.\nAnswer: 3" },
+      { role: "user", content: "What is 0 plus 2?" },
+    ]);
+    const bare = await createDatasetEnvironment({ data: rows, prompt: "question", fewShot, heldOut });
+    expect(((await episodeOf(bare))["prompt"](rows[0] as JsonObject)).map((message) => message.role)).toEqual(["user", "assistant", "user"]);
+    await expect(createDatasetEnvironment({ data: rows, prompt: "question", fewShot: [{ user: "q" }] as never, heldOut })).rejects.toThrow(/environment\.fewShot\.0\.assistant/);
+  });
+
   it("reads the answer with the chosen extractor, and pays the format reward as its own weighted function", async () => {
     const environment = await createDatasetEnvironment({ data: rows, prompt: "question", extractor: "tolerant", strictExtractor: "answer-line", formatWeight: 0.25, heldOut });
     const episode = await episodeOf(environment);
