@@ -1,0 +1,29 @@
+// Writes a screened chat task's rows as JSONL ({question, answer, cluster, split}) for `--env dataset --data FILE`,
+// and beside it, with --config FILE, the dataset environment's options that ask it as the screen did (the worked
+// examples, the tolerant extractor, the `Answer:` form, the held-out split column).
+//
+//   npm run build && node dist/benchmarks/chat-tasks/write-chat-task-data.js --task word-problems --out FILE [--config FILE]
+import { writeFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { InvalidInputError } from "../../src/core/errors/index.js";
+import { chatTaskCandidates } from "./chat-task-candidates.js";
+
+function flag(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const names = chatTaskCandidates().map((candidate) => candidate.name);
+  const candidate = chatTaskCandidates().find((entry) => entry.name === flag("--task"));
+  if (candidate === undefined) throw new InvalidInputError("--task", `one of ${names.join(", ")}`, flag("--task"));
+  const out = flag("--out");
+  if (out === undefined) throw new InvalidInputError("--out", "the JSONL file to write (--out FILE)");
+  writeFileSync(out, candidate.rows.map((row) => `${JSON.stringify(row)}\n`).join(""));
+  const config = flag("--config");
+  if (config !== undefined) {
+    const environment = { prompt: "question", cluster: "cluster", heldOut: { column: "split", value: "test" }, fewShot: candidate.fewShot, extractor: "tolerant", strictExtractor: "answer-line" };
+    writeFileSync(config, `${JSON.stringify({ environment }, null, 2)}\n`);
+  }
+  process.stdout.write(`wrote ${candidate.rows.length} rows of ${candidate.name} to ${out}${config === undefined ? "" : ` and its options to ${config}`}\n`);
+}
