@@ -1,11 +1,13 @@
 // Writes a screened chat task's rows as JSONL ({question, answer, cluster, split}) for `--env dataset --data FILE`,
 // and beside it, with --config FILE, the dataset environment's options that ask it as the screen did (the worked
-// examples, the tolerant extractor, the `Answer:` form, the held-out split column).
+// examples, the tolerant extractor, the `Answer:` form, the held-out split column, the sampling temperature and the
+// token budget the screen chose: 48 for word-problems).
 //
-//   npm run build && node dist/benchmarks/chat-tasks/write-chat-task-data.js --task word-problems --out FILE [--config FILE]
+//   npm run build && node dist/benchmarks/chat-tasks/write-chat-task-data.js --task word-problems --out FILE [--config FILE] [--max-tokens 48] [--temperature 0.7]
 import { writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { InvalidInputError } from "../../src/core/errors/index.js";
+import { integerFlag } from "../integer-flag.js";
 import { chatTaskCandidates } from "./chat-task-candidates.js";
 
 function flag(name: string): string | undefined {
@@ -22,7 +24,18 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   writeFileSync(out, candidate.rows.map((row) => `${JSON.stringify(row)}\n`).join(""));
   const config = flag("--config");
   if (config !== undefined) {
-    const environment = { prompt: "question", cluster: "cluster", heldOut: { column: "split", value: "test" }, fewShot: candidate.fewShot, extractor: "tolerant", strictExtractor: "answer-line" };
+    const temperature = Number(flag("--temperature") ?? 0.7);
+    if (!(temperature > 0)) throw new InvalidInputError("--temperature", "a sampling temperature > 0", flag("--temperature"));
+    const environment = {
+      prompt: "question",
+      cluster: "cluster",
+      heldOut: { column: "split", value: "test" },
+      fewShot: candidate.fewShot,
+      extractor: "tolerant",
+      strictExtractor: "answer-line",
+      temperature,
+      maxTokens: integerFlag("--max-tokens", 48),
+    };
     writeFileSync(config, `${JSON.stringify({ environment }, null, 2)}\n`);
   }
   process.stdout.write(`wrote ${candidate.rows.length} rows of ${candidate.name} to ${out}${config === undefined ? "" : ` and its options to ${config}`}\n`);

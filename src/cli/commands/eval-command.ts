@@ -151,7 +151,7 @@ export function registerEvalCommand(program: Command, context: CommandContext): 
     .addOption(new Option("--problems <file>", 'with --task: JSONL, one {"problem": "23+45", "answer": "68"} a line (default: the held-out split)'))
     .addOption(new Option("--n <n>", "with --task: problems to draw (default: all)"))
     .addOption(new Option("--seed <n>", "seed of the pass@k samples (and of --task's draw)").default("0"))
-    .addOption(new Option("--samples <k>", "samples per problem at temperature 1 for pass@k (0: greedy only); with --env, only environments that declare evaluatesPassAtK").default("0"))
+    .addOption(new Option("--samples <k>", "samples per problem for pass@k, at temperature 1 (the dataset environment: at its `temperature`) (0: greedy only); with --env, only environments that declare evaluatesPassAtK").default("0"))
     .addOption(new Option("--sequences <n>", "sequences the engine decodes in parallel").default("16"))
     .addOption(new Option("--json", "print {environment, model, lora?, heldOutAccuracy, n, passAtK?, figures?} with --env; {model, task, heldOutAccuracy, n, correct, passAtK?, byCluster} with --task"))
     .addOption(new Option("--client <client>", "where the model runs: llama (default: in this process) or openai (llama-server or vLLM endpoints, --endpoint)"));
