@@ -35,6 +35,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       strictExtractor: "answer-line",
       temperature,
       maxTokens: integerFlag("--max-tokens", 48),
+      // Two worked examples and a question are about 150 tokens in SmolLM2's template: the file's 8,192 positions a
+      // sequence would cost gigabytes for nothing.
+      contextSize: 512,
     };
     writeFileSync(config, `${JSON.stringify({ environment }, null, 2)}\n`);
   }

@@ -98,6 +98,12 @@ export const DatasetEnvironmentOptionsSchema = z.strictObject({
    * Default: the run's `temperature` (1), and 1 for pass@k.
    */
   temperature: z.number().positive().optional(),
+  /**
+   * Positions a sequence of the engine holds (prompt and completion). Default:
+   * the model file's context, capped by memory — 8,192 for SmolLM2, which at
+   * 16 sequences is about 6 GB for prompts of a few hundred tokens.
+   */
+  contextSize: z.number().int().min(1).optional(),
   /** Completion tokens at most. Default 16. */
   maxTokens: z.number().int().min(1).default(16),
   /** The environment's name, in checkpoints and logs. Default `dataset`. */

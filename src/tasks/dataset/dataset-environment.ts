@@ -58,6 +58,7 @@ export async function createDatasetEnvironment(options: DatasetEnvironmentOption
   const key = registerDatasetHarness({ prompt: promptOf, rubric, ...(parsed.rewards === undefined && { expected: (item: JsonObject) => String(item[answerColumn]) }) });
   return {
     name: parsed.name,
+    ...(parsed.contextSize !== undefined && { contextSize: parsed.contextSize }),
     episodes: datasetEpisodeModule({ name: parsed.name, key, maxTokens: parsed.maxTokens, ...(parsed.temperature !== undefined && { temperature: parsed.temperature }), ...(source && { source }) }),
     stores: { dataset: ArtifactStore.of(split.training, { capacity: split.training.length }) },
     plan: [{ episodeType: "dataset", count: parsed.prompts, groupSize: parsed.groupSize }],

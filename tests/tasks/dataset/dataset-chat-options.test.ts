@@ -82,6 +82,11 @@ describe("the dataset environment for a chat model", () => {
     expect((await episodeOf(plain)).roles[0]?.sampler.temperature).toBeUndefined();
   });
 
+  it("asks the engine for its context size, or leaves the file's", async () => {
+    expect((await createDatasetEnvironment({ data: rows, prompt: "question", contextSize: 512, heldOut })).contextSize).toBe(512);
+    expect((await createDatasetEnvironment({ data: rows, prompt: "question", heldOut })).contextSize).toBeUndefined();
+  });
+
   it("refuses a format weight without the form it pays for, naming the field", async () => {
     await expect(createDatasetEnvironment({ data: rows, prompt: "question", formatWeight: 1, heldOut })).rejects.toThrow(/environment\.formatWeight.*strictExtractor/);
     await expect(createDatasetEnvironment({ data: rows, prompt: "question", extractor: "last-integer" as never, heldOut })).rejects.toThrow(/environment\.extractor/);
