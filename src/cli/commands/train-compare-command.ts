@@ -49,10 +49,11 @@ export async function trainCompareCommand(rawOptions: unknown, { io }: CommandCo
     const gapText = gap === null || gap === undefined ? "" : `; proposer |pass rate − target| ${gap.first.gap.toFixed(3)} → ${gap.last.gap.toFixed(3)} (per problem ${gap.first.perProblemGap.toFixed(3)} → ${gap.last.perProblemGap.toFixed(3)})`;
     lines.push(`  ${run.directory}: ${run.frontier}, seed ${run.seed}: ${at}; at step 0 ${percent(run.startAccuracy)}${gapText}`);
   }
-  for (const [mode, summary] of Object.entries(comparison.modes)) {
-    lines.push(`${mode}: mean ${percent(summary.meanAccuracy)}, mean gain ${percent(summary.meanGain)} over ${summary.runs} run(s) (seeds ${summary.seeds.join(", ")})`);
-  }
   const points = (value: number) => `${value >= 0 ? "+" : ""}${(100 * value).toFixed(1)}`;
+  for (const [mode, summary] of Object.entries(comparison.modes)) {
+    const interval = summary.gainInterval95 === null ? "" : `, 95% interval ${points(summary.gainInterval95[0])} to ${points(summary.gainInterval95[1])} points`;
+    lines.push(`${mode}: mean ${percent(summary.meanAccuracy)}, mean gain ${percent(summary.meanGain)}${interval} over ${summary.runs} run(s) (seeds ${summary.seeds.join(", ")})`);
+  }
   for (const pair of comparison.paired) {
     if (pair.meanDifference === null) continue;
     const interval = pair.interval95 === null ? "" : `, 95% interval ${points(pair.interval95[0])} to ${points(pair.interval95[1])}`;

@@ -23,6 +23,8 @@ export interface ComparedMode {
   meanAccuracy: number | null;
   /** Mean of (accuracy at the budget − accuracy at step 0). */
   meanGain: number | null;
+  /** The mean gain's 95% Student's t interval over the runs (each gain paired within its run: the same held-out rows at both ends); null below two. */
+  gainInterval95: [number, number] | null;
 }
 
 /** A mode against the baseline mode, seed by seed: the runs of one seed share their seed's draws where the modes do not differ. */
@@ -74,7 +76,7 @@ export function compareTrainingRuns(runs: readonly TrainingRun[], budgetSeconds?
     const ofMode = compared.filter((run) => run.frontier === mode);
     const accuracies = ofMode.flatMap((run) => (run.atBudget ? [run.atBudget.heldOutAccuracy] : []));
     const gains = ofMode.flatMap((run) => (run.atBudget && run.startAccuracy !== null ? [run.atBudget.heldOutAccuracy - run.startAccuracy] : []));
-    modes[mode] = { runs: ofMode.length, seeds: ofMode.map((run) => run.seed), meanAccuracy: mean(accuracies), meanGain: mean(gains) };
+    modes[mode] = { runs: ofMode.length, seeds: ofMode.map((run) => run.seed), meanAccuracy: mean(accuracies), meanGain: mean(gains), gainInterval95: tInterval95(gains) };
   }
   return { budgetSeconds: budget, runs: compared, modes, paired: pairedComparisons(compared) };
 }

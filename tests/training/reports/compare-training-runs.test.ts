@@ -26,8 +26,9 @@ describe("compareTrainingRuns", () => {
       ["runs/uniform-2", 10, 0.32, 0.3],
       ["runs/prm-1", 20, 0.42, 0.3],
     ]);
-    expect(comparison.modes.uniform).toEqual({ runs: 2, seeds: [1, 2], meanAccuracy: 0.33, meanGain: expect.closeTo(0.03, 12) });
-    expect(comparison.modes.prm).toEqual({ runs: 1, seeds: [1], meanAccuracy: 0.42, meanGain: expect.closeTo(0.12, 12) });
+    // Gains 0.04 and 0.02: s = 0.0141421, t(0.975, 1) = 12.7062047, half = 12.7062047 · 0.0141421 / √2 = 0.127062.
+    expect(comparison.modes.uniform).toEqual({ runs: 2, seeds: [1, 2], meanAccuracy: 0.33, meanGain: expect.closeTo(0.03, 12), gainInterval95: [expect.closeTo(0.03 - 0.127062, 5), expect.closeTo(0.03 + 0.127062, 5)] });
+    expect(comparison.modes.prm).toEqual({ runs: 1, seeds: [1], meanAccuracy: 0.42, meanGain: expect.closeTo(0.12, 12), gainInterval95: null });
   });
 
   it("takes a budget, and reports a run with no evaluation by then as such", () => {
