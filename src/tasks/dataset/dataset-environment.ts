@@ -35,11 +35,13 @@ export async function createDatasetEnvironment(options: DatasetEnvironmentOption
   const promptOf = withSystemPrompt(withExamples(promptFunction(parsed.prompt, rows), parsed.fewShot), parsed.system);
   const answerColumn = parsed.answer;
   const { strictExtractor } = parsed;
-  if (parsed.formatWeight > 0 && strictExtractor === undefined) throw new InvalidInputError("environment.formatWeight", "0, or a strictExtractor naming the form it pays for (e.g. answer-line)", parsed.formatWeight);
   const correctBy = (extractor: AnswerExtractor) => (completion: string, item: JsonObject) => answersMatch(extractAnswer(extractor, completion), String(item[answerColumn] ?? ""));
   const rewards: RewardInput[] = parsed.rewards ?? [{ name: "exactMatch", fn: (completion: string, item: JsonObject) => (correctBy(parsed.extractor)(completion, item) ? 1 : 0) }];
-  // A separate function, so the step line tells answering in the asked form apart from answering right.
-  if (strictExtractor !== undefined && parsed.formatWeight > 0) rewards.push({ name: "format", weight: parsed.formatWeight, fn: (completion: string) => (extractAnswer(strictExtractor, completion) === undefined ? 0 : 1) });
+  if (parsed.formatWeight > 0) {
+    if (strictExtractor === undefined) throw new InvalidInputError("environment.formatWeight", "0, or a strictExtractor naming the form it pays for (e.g. answer-line)", parsed.formatWeight);
+    // A separate function, so the step line tells answering in the asked form apart from answering right.
+    rewards.push({ name: "format", weight: parsed.formatWeight, fn: (completion: string) => (extractAnswer(strictExtractor, completion) === undefined ? 0 : 1) });
+  }
   const rubric = rubricOf(rewards);
   if (parsed.rewards === undefined) requireColumn(rows, answerColumn, "environment.answer");
   const clusterColumn = parsed.cluster;
