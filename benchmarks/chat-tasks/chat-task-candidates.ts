@@ -57,6 +57,21 @@ function wordProblems(random: RandomStream): Question[] {
   return [...questions.values()];
 }
 
+/** Two-step stories: someone has n things, gets m more and gives k away (the one-step stories' headroom was short). */
+function twoStepProblems(random: RandomStream): Question[] {
+  const questions = new Map<string, Question>();
+  while (questions.size < 3600) {
+    const name = NAMES[random.integer(NAMES.length)] as string;
+    const things = THINGS[random.integer(THINGS.length)] as string;
+    const first = 2 + random.integer(19);
+    const second = 2 + random.integer(19);
+    const third = 1 + random.integer(first + second - 1);
+    const question = `${name} has ${first} ${things}. ${name} gets ${second} more and then gives away ${third}. How many ${things} does ${name} have now?`;
+    questions.set(question, { question, answer: first + second - third, cluster: third > first ? "gives-more-than-first" : "gives-at-most-first", key: question });
+  }
+  return [...questions.values()];
+}
+
 /** How many of a small unit are in n of a larger one. */
 function unitConversions(): Question[] {
   const units: [string, string, number][] = [
@@ -95,6 +110,11 @@ const WORD_PROBLEM_EXAMPLES = [
   { user: "Leo has 45 coins and gives away 21. How many coins are left?", assistant: "45 - 21 = 24.\nAnswer: 24" },
 ];
 
+const TWO_STEP_EXAMPLES = [
+  { user: "Kim has 30 cards. Kim gets 12 more and then gives away 15. How many cards does Kim have now?", assistant: "30 + 12 = 42. 42 - 15 = 27.\nAnswer: 27" },
+  { user: "Leo has 45 coins. Leo gets 21 more and then gives away 50. How many coins does Leo have now?", assistant: "45 + 21 = 66. 66 - 50 = 16.\nAnswer: 16" },
+];
+
 // Words not in the list, one letter present twice, one absent.
 const LETTER_COUNT_EXAMPLES = [
   { user: 'How many times does the letter "o" appear in the word "door"?', assistant: 'd-o-o-r has 2 "o".\nAnswer: 2' },
@@ -107,6 +127,7 @@ export function chatTaskCandidates(): ChatTaskCandidate[] {
     { name: "letter-counts", description: 'How many times does the letter "l" appear in the word "balloon"? (408 common words, a quarter of the words held out)', rows: letterCountQuestions(), fewShot: LETTER_COUNT_EXAMPLES },
     { name: "sums-in-words", description: "What is 47 plus 38? (two-digit a, b; a tenth held out)", rows: rowsOf("sums-in-words", sumsInWords(), 0.1), fewShot: [{ user: "What is 7 plus 135?", assistant: "7 + 135 = 142.\nAnswer: 142" }, { user: "What is 250 plus 9?", assistant: "250 + 9 = 259.\nAnswer: 259" }] },
     { name: "word-problems", description: "Tom has 7 apples. Tom gets 5 more apples. How many apples does Tom have now? / … gives away 3. How many … are left? (3,600 stories; a tenth held out)", rows: rowsOf("word-problems", wordProblems(new RandomStream("word-problems")), 0.1), fewShot: WORD_PROBLEM_EXAMPLES },
+    { name: "two-step-problems", description: "Tom has 7 apples. Tom gets 5 more and then gives away 9. How many apples does Tom have now? (3,600 stories; a tenth held out)", rows: rowsOf("two-step-problems", twoStepProblems(new RandomStream("two-step-problems")), 0.1), fewShot: TWO_STEP_EXAMPLES },
     { name: "unit-conversions", description: "How many minutes are in 5 hours? (7 unit pairs × 2–20; half held out)", rows: rowsOf("unit-conversions", unitConversions(), 0.5), fewShot: [{ user: "How many seconds are in 30 minutes?", assistant: "30 × 60 = 1800.\nAnswer: 1800" }, { user: "How many days are in 40 weeks?", assistant: "40 × 7 = 280.\nAnswer: 280" }] },
   ];
 }

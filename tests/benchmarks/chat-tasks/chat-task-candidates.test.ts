@@ -11,6 +11,7 @@ describe("the screened chat-task candidates", () => {
       ["letter-counts", 1925, 448],
       ["sums-in-words", 8100, 771],
       ["word-problems", 3600, 358],
+      ["two-step-problems", 3600, 390],
       ["unit-conversions", 133, 72],
     ]);
   });
@@ -25,10 +26,15 @@ describe("the screened chat-task candidates", () => {
     }
   });
 
-  it("answer every word problem and sum right, and each worked example reads as its own answer", () => {
+  it("answer every word problem (one step and two) and sum right, and each worked example reads as its own answer", () => {
     for (const row of candidates.find((candidate) => candidate.name === "word-problems")?.rows ?? []) {
       const [first, second] = (row["question"] as string).match(/\d+/g)?.map(Number) ?? [];
       expect(Number(row["answer"])).toBe((row["question"] as string).includes("gives away") ? (first as number) - (second as number) : (first as number) + (second as number));
+    }
+    for (const row of candidates.find((candidate) => candidate.name === "two-step-problems")?.rows ?? []) {
+      const [first, second, third] = (row["question"] as string).match(/\d+/g)?.map(Number) ?? [];
+      expect(Number(row["answer"])).toBe((first as number) + (second as number) - (third as number));
+      expect(Number(row["answer"])).toBeGreaterThan(0);
     }
     for (const row of candidates.find((candidate) => candidate.name === "sums-in-words")?.rows ?? []) {
       const [first, second] = (row["question"] as string).match(/\d+/g)?.map(Number) ?? [];
