@@ -6,7 +6,7 @@
 import { isHeldOut, parseHeldOutRule } from "../../src/core/held-out/held-out-rule.js";
 import type { JsonObject } from "../../src/core/json.js";
 import { RandomStream } from "../../src/core/random/random-stream.js";
-import { letterCountQuestions } from "../../src/tasks/letter-counts/letter-count-questions.js";
+import { letterCountQuestions } from "./letter-count-questions.js";
 
 export interface ChatTaskCandidate {
   name: string;

@@ -8,7 +8,6 @@ import { createDebateEnvironment } from "./debate/debate-environment.js";
 import { createDialecticEnvironment } from "./dialectic/dialectic-environment.js";
 import { createDreamEnvironment } from "./dream/dream-environment.js";
 import { createExactMatchEnvironment } from "./exact-match/exact-match-environment.js";
-import { createLetterCountsEnvironment } from "./letter-counts/letter-counts-environment.js";
 import { createProposerSolverEnvironment } from "./proposer-solver/proposer-solver-environment.js";
 import { createRiddlesEnvironment } from "./riddles/riddles-environment.js";
 import { createTournamentEnvironment } from "./tournament/tournament-environment.js";
@@ -20,7 +19,6 @@ export const BUILT_IN_ENVIRONMENTS: EnvironmentRegistry = {
   dialectic: createDialecticEnvironment,
   "proposer-solver": createProposerSolverEnvironment,
   "exact-match": createExactMatchEnvironment,
-  "letter-counts": createLetterCountsEnvironment,
   tournament: createTournamentEnvironment,
   riddles: createRiddlesEnvironment,
   dream: createDreamEnvironment,

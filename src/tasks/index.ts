@@ -3,8 +3,6 @@ export { loadEnvironment, BUILT_IN_ENVIRONMENTS } from "./built-in-environments.
 export { createArithmeticEnvironment, ArithmeticEnvironmentOptionsSchema, type ArithmeticEnvironmentOptions } from "./arithmetic/arithmetic-environment.js";
 export { createProposerSolverEnvironment, ProposerSolverEnvironmentOptionsSchema, type ProposerSolverEnvironmentOptions } from "./proposer-solver/proposer-solver-environment.js";
 export { createExactMatchEnvironment, ExactMatchEnvironmentOptionsSchema, type ExactMatchEnvironmentOptions } from "./exact-match/exact-match-environment.js";
-export { createLetterCountsEnvironment, LetterCountsEnvironmentOptionsSchema, type LetterCountsEnvironmentOptions } from "./letter-counts/letter-counts-environment.js";
-export { letterCountQuestions, type LetterCountQuestion } from "./letter-counts/letter-count-questions.js";
 export { createDebateEnvironment, DebateEnvironmentOptionsSchema, type DebateEnvironmentOptions } from "./debate/debate-environment.js";
 export { createDialecticEnvironment, DialecticEnvironmentOptionsSchema, DIALECTIC_TASKS, type DialecticEnvironmentOptions } from "./dialectic/dialectic-environment.js";
 export { DebateEpisode, DebateEpisodeOptionsSchema, DEBATE_TOPICS, type DebateEpisodeOptions, type DebateArtifact } from "./debate/debate-episode.js";

@@ -1,5 +1,5 @@
-import { isHeldOut, parseHeldOutRule } from "../../core/held-out/held-out-rule.js";
-import { RandomStream } from "../../core/random/random-stream.js";
+import { isHeldOut, parseHeldOutRule } from "../../src/core/held-out/held-out-rule.js";
+import { RandomStream } from "../../src/core/random/random-stream.js";
 import { COMMON_WORDS } from "./common-words.js";
 
 /** One question of the task, with its side of the held-out split. */
