@@ -37,7 +37,7 @@ async function evaluate(client: InferenceClient, candidate: ChatTaskCandidate, m
     fewShot: candidate.fewShot,
     heldOut: { column: "split", value: "test" },
     extractor: "tolerant",
-    strictExtractor: "answer-line",
+    format: { extractor: "answer-line" },
     maxTokens,
     temperature,
     evaluateItems: items,

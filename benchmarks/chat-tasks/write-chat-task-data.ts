@@ -34,7 +34,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       heldOut: { column: "split", value: "test" },
       fewShot: candidate.fewShot,
       extractor: "tolerant",
-      strictExtractor: "answer-line",
+      format: { extractor: "answer-line" },
       temperature,
       maxTokens: integerFlag("--max-tokens", 48),
       // Two worked examples and a question are about 150 tokens in SmolLM2's template: the file's 8,192 positions a

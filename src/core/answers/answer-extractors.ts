@@ -10,7 +10,8 @@ import { z } from "zod";
  * - `first-line`: the first line, trimmed;
  * - `text`: all of it, trimmed.
  */
-export const AnswerExtractorSchema = z.enum(["boxed", "answer-line", "last-number", "tolerant", "first-integer", "first-line", "text"]);
+const EXTRACTORS = ["boxed", "answer-line", "last-number", "tolerant", "first-integer", "first-line", "text"] as const;
+export const AnswerExtractorSchema = z.enum(EXTRACTORS, { error: `an answer extractor: ${EXTRACTORS.join(", ")}` });
 export type AnswerExtractor = z.infer<typeof AnswerExtractorSchema>;
 
 /** The answer `extractor` reads out of `completion`, or undefined when the completion has none in that form. */

@@ -12,12 +12,24 @@ export type PromptFunction = (item: JsonObject) => string | Messages;
 const isRewardInput = (value: unknown): value is RewardInput =>
   typeof value === "function" || (typeof value === "object" && value !== null && typeof (value as { fn?: unknown }).fn === "function");
 
+/** The form the prompt asks the answer in: what reads it, and the weight of the reward for answering in it. */
+const AnswerFormatSchema = z.strictObject(
+  {
+    /** The extractor that reads the asked form alone (`answer-line`, `boxed`, …: the names `extractor` takes). */
+    extractor: AnswerExtractorSchema,
+    /** Weight of the `format` reward function, ≥ 0. Default 0: `strictAccuracy` is measured, nothing is paid for the form. */
+    weight: z.number().min(0).default(0),
+  },
+  // `format` named a data file's format before; that is `dataFormat`.
+  { error: '{"extractor": an answer extractor such as "answer-line", "weight"?: a number ≥ 0} (a data file\'s format is `dataFormat`)' },
+);
+
 /** The options of a dataset environment (`createDatasetEnvironment`, `--env dataset`). Functions only from code; a config file gives the JSON ones. */
 export const DatasetEnvironmentOptionsSchema = z.strictObject({
   /** The rows: a file path (`--data FILE`; .jsonl, .json, .csv or .parquet) or, from code, an array of objects. */
   data: z.union([z.string().min(1), z.array(JsonObjectSchema).min(1, "at least one row")], { error: "a file path or an array of row objects" }),
   /** The file's format (`data`'s, and `heldOut.data`'s when that is a file): `jsonl`, `json`, `csv` or `parquet`. Default: by the file's extension. */
-  format: DatasetFormatSchema.optional(),
+  dataFormat: DatasetFormatSchema.optional(),
   /** The prompt: the column holding it (default `prompt`), or from code a function `(item) => string | messages`. */
   prompt: z.union([z.string().min(1), z.custom<PromptFunction>((value) => typeof value === "function", "a function (item) => string | messages")]).default("prompt"),
   /** The column the built-in `exactMatch` reward compares with (used only when `rewards` is not given). Default `answer`. */
@@ -45,19 +57,15 @@ export const DatasetEnvironmentOptionsSchema = z.strictObject({
    */
   extractor: AnswerExtractorSchema.default("first-line"),
   /**
-   * The form the prompt asks the answer in (e.g. `answer-line` for "end with
-   * `Answer: <number>`"): evaluations report `strictAccuracy`, the share
-   * right when read only in that form, and `formatWeight` pays for it.
+   * The form the prompt asks the answer in, `{ extractor, weight }` (e.g.
+   * `{ "extractor": "answer-line" }` for "end with `Answer: <number>`"):
+   * evaluations report `strictAccuracy`, the share right when read only by
+   * `extractor`. With `weight` > 0 a second reward function, `format` — 1 when
+   * `extractor` finds an answer (right or wrong), else 0 — is paid with that
+   * weight beside `exactMatch`, so the two are told apart in the metrics.
    * Default: none.
    */
-  strictExtractor: AnswerExtractorSchema.optional(),
-  /**
-   * Weight of the `format` reward function — 1 when `strictExtractor` finds
-   * an answer in the completion (right or wrong), else 0 — beside
-   * `exactMatch`, so the two are told apart in the metrics. Needs
-   * `strictExtractor`. Default 0 (no format reward).
-   */
-  formatWeight: z.number().min(0).default(0),
+  format: AnswerFormatSchema.optional(),
   /**
    * The column naming each row's cluster (text or a number, on every row),
    * which `frontier.mode` learnable/prm chooses among and group sizing sizes

@@ -31,16 +31,15 @@ export async function createDatasetEnvironment(options: DatasetEnvironmentOption
   // Before the first await: inside an environment module selfplay is loading, this names the module. Options without
   // functions are their own source: a worker makes the environment from them.
   const source = parsed.source ?? currentEnvironmentSource() ?? jsonSource(options);
-  const rows = typeof parsed.data === "string" ? await readDataset(parsed.data, parsed.format) : parsed.data;
+  const rows = typeof parsed.data === "string" ? await readDataset(parsed.data, parsed.dataFormat) : parsed.data;
   const promptOf = withSystemPrompt(withExamples(promptFunction(parsed.prompt, rows), parsed.fewShot), parsed.system);
   const answerColumn = parsed.answer;
-  const { strictExtractor } = parsed;
+  const { format } = parsed;
   const correctBy = (extractor: AnswerExtractor) => (completion: string, item: JsonObject) => answersMatch(extractAnswer(extractor, completion), String(item[answerColumn] ?? ""));
   const rewards: RewardInput[] = parsed.rewards ?? [{ name: "exactMatch", fn: (completion: string, item: JsonObject) => (correctBy(parsed.extractor)(completion, item) ? 1 : 0) }];
-  if (parsed.formatWeight > 0) {
-    if (strictExtractor === undefined) throw new InvalidInputError("environment.formatWeight", "0, or a strictExtractor naming the form it pays for (e.g. answer-line)", parsed.formatWeight);
+  if (format !== undefined && format.weight > 0) {
     // A separate function, so the step line tells answering in the asked form apart from answering right.
-    rewards.push({ name: "format", weight: parsed.formatWeight, fn: (completion: string) => (extractAnswer(strictExtractor, completion) === undefined ? 0 : 1) });
+    rewards.push({ name: "format", weight: format.weight, fn: (completion: string) => (extractAnswer(format.extractor, completion) === undefined ? 0 : 1) });
   }
   const rubric = rubricOf(rewards);
   if (parsed.rewards === undefined) requireColumn(rows, answerColumn, "environment.answer");
@@ -78,7 +77,7 @@ export async function createDatasetEnvironment(options: DatasetEnvironmentOption
           client,
           heldOut,
           // Strict accuracy needs the answer column the built-in reward reads.
-          { prompt: promptOf, rubric, evaluateBy, maxTokens: parsed.maxTokens, samplingTemperature: parsed.temperature ?? 1, ...(strictExtractor !== undefined && parsed.rewards === undefined && { strictlyCorrect: correctBy(strictExtractor) }) },
+          { prompt: promptOf, rubric, evaluateBy, maxTokens: parsed.maxTokens, samplingTemperature: parsed.temperature ?? 1, ...(format !== undefined && parsed.rewards === undefined && { strictlyCorrect: correctBy(format.extractor) }) },
           evaluateOptions,
         ),
       evaluatesPassAtK: true,

@@ -45,10 +45,10 @@ export function splitHeldOut(rows: readonly JsonObject[], heldOut: Exclude<HeldO
 
 /**
  * The rows split by `heldOut`: by its rule, or, given the held-out rows
- * (`{data}`), all of `rows` trained on and those (a file read in `format`,
+ * (`{data}`), all of `rows` trained on and those (a file read in `dataFormat`,
  * default by its extension) held out.
  */
-export async function splitDataset(rows: readonly JsonObject[], heldOut: HeldOutOption, options: { seed: number; format?: DatasetFormat | undefined }): Promise<HeldOutSplit<JsonObject>> {
+export async function splitDataset(rows: readonly JsonObject[], heldOut: HeldOutOption, options: { seed: number; dataFormat?: DatasetFormat | undefined }): Promise<HeldOutSplit<JsonObject>> {
   if (typeof heldOut === "number" || !("data" in heldOut)) return splitHeldOut(rows, heldOut, options.seed);
-  return { training: [...rows], heldOut: typeof heldOut.data === "string" ? await readDataset(heldOut.data, options.format, "environment.heldOut.data") : heldOut.data };
+  return { training: [...rows], heldOut: typeof heldOut.data === "string" ? await readDataset(heldOut.data, options.dataFormat, "environment.heldOut.data") : heldOut.data };
 }

@@ -24,7 +24,7 @@ export function datasetFormatOf(path: string): DatasetFormat | undefined {
  * unreadable is an InvalidInputError naming `field` and, for JSONL, the line.
  */
 export async function readDataset(path: string, format: DatasetFormat | undefined = datasetFormatOf(path), field = "environment.data"): Promise<JsonObject[]> {
-  if (format === undefined) throw new InvalidInputError(field, `a .jsonl, .json, .csv or .parquet file (or say which with \`format\`)`, path);
+  if (format === undefined) throw new InvalidInputError(field, `a .jsonl, .json, .csv or .parquet file (or say which with \`dataFormat\`)`, path);
   let bytes: Buffer;
   try {
     bytes = await readFile(path);

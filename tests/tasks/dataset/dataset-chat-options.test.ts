@@ -57,7 +57,7 @@ describe("the dataset environment for a chat model", () => {
   });
 
   it("reads the answer with the chosen extractor, and pays the format reward as its own weighted function", async () => {
-    const environment = await createDatasetEnvironment({ data: rows, prompt: "question", extractor: "tolerant", strictExtractor: "answer-line", formatWeight: 0.25, heldOut });
+    const environment = await createDatasetEnvironment({ data: rows, prompt: "question", extractor: "tolerant", format: { extractor: "answer-line", weight: 0.25 }, heldOut });
     const episode = await episodeOf(environment);
     const item = rows[10] as JsonObject;
     const score = async (completion: string) => (await episode.verifier.score(rollout(item, completion), context)) as { rewards: { student: number }; details: { scores: Record<string, number> } };
@@ -70,6 +70,10 @@ describe("the dataset environment for a chat model", () => {
     // The default reads the first line: the same reply scores 0 there.
     const firstLine = await episodeOf(await createDatasetEnvironment({ data: rows, prompt: "question", heldOut }));
     expect((await firstLine.verifier.score(rollout(item, "10 plus 2 is 12."), context)).rewards).toEqual({ student: 0 });
+    // Weight 0, the default: the form is measured (strictAccuracy), not paid; no format function on the step line.
+    const measured = await episodeOf(await createDatasetEnvironment({ data: rows, prompt: "question", extractor: "tolerant", format: { extractor: "answer-line" }, heldOut }));
+    expect(await measured.verifier.score(rollout(item, "10 + 2 = 12\nAnswer: 12"), context)).toMatchObject({ rewards: { student: 1 }, details: { scores: { exactMatch: 1 } } });
+    expect(Object.keys(((await measured.verifier.score(rollout(item, "Answer: 12"), context)).details as { scores: object }).scores)).toEqual(["exactMatch"]);
   });
 
   it("samples the student and pass@k at its temperature; the run's when it has none", async () => {
@@ -87,13 +91,18 @@ describe("the dataset environment for a chat model", () => {
     expect((await createDatasetEnvironment({ data: rows, prompt: "question", heldOut })).contextSize).toBeUndefined();
   });
 
-  it("refuses a format weight without the form it pays for, naming the field", async () => {
-    await expect(createDatasetEnvironment({ data: rows, prompt: "question", formatWeight: 1, heldOut })).rejects.toThrow(/environment\.formatWeight.*strictExtractor/);
+  it("refuses a format without its extractor, a negative weight or a file format in its place, naming the field", async () => {
+    const refusal = (format: unknown) => createDatasetEnvironment({ data: rows, prompt: "question", format: format as never, heldOut });
+    await expect(refusal({ weight: 1 })).rejects.toThrow(/^environment\.format\.extractor: expected an answer extractor: boxed, answer-line, /);
+    await expect(refusal({ extractor: "answer-line", weight: -1 })).rejects.toThrow(/^environment\.format\.weight: got -1; expected .*>=0/);
+    await expect(refusal({ extractor: "answer-lines" })).rejects.toThrow(/^environment\.format\.extractor: got "answer-lines"/);
+    await expect(refusal("csv")).rejects.toThrow(/^environment\.format: got "csv"; expected \{"extractor": .* \(a data file's format is `dataFormat`\)$/);
+    await expect(refusal({ extractor: "answer-line", wieght: 1 })).rejects.toThrow(/environment\.format\.wieght.*weight/);
     await expect(createDatasetEnvironment({ data: rows, prompt: "question", extractor: "last-integer" as never, heldOut })).rejects.toThrow(/environment\.extractor/);
   });
 
   it("evaluates strict-format accuracy, the truncated share, the median length and pass@k on the held-out rows", async () => {
-    const environment = await createDatasetEnvironment({ data: rows, prompt: "question", extractor: "tolerant", strictExtractor: "answer-line", maxTokens: 12, heldOut });
+    const environment = await createDatasetEnvironment({ data: rows, prompt: "question", extractor: "tolerant", format: { extractor: "answer-line" }, maxTokens: 12, heldOut });
     // Greedy: rows 0–3 answer in the asked form, 4–5 right in words, 6 rambles past the budget, 7–9 wrong. Sampled:
     // every row right once in its 4 samples except 8 and 9.
     const greedyReply = (index: number) =>

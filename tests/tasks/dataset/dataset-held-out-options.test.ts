@@ -57,6 +57,10 @@ describe("the dataset environment's held-out options", () => {
     const fromFile = await loadEnvironment("dataset", { data: rows, prompt: "q", answer: "a", heldOut: { data: file }, evaluateItems: 2 });
     expect(storedRows(fromFile)).toEqual(rows);
     expect(await evaluatedPrompts(fromFile)).toEqual(["7+1=", "8+1="]);
+    // A file whose extension says nothing, read in `dataFormat`.
+    const text = join(folder, "held-out.txt");
+    await writeFile(text, "q,a\n7+1=,8\n");
+    expect(await evaluatedPrompts(await createDatasetEnvironment({ data: rows, prompt: "q", answer: "a", heldOut: { data: text }, dataFormat: "csv" }))).toEqual(["7+1="]);
   });
 
   it("{ data }: a held-out row without the prompt or answer column, or an unreadable file, is refused naming it", async () => {

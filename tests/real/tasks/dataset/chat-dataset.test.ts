@@ -37,7 +37,7 @@ describe(`the dataset environment's chat options on SmolLM2${REAL_MODEL_SKIP_REA
   it.skipIf(!realModelAvailable)("worked examples reach the template as turns, and the model answers in their form; the figures are the answers'", async () => {
     const candidate = chatTaskCandidates().find((entry) => entry.name === "word-problems");
     if (candidate === undefined) throw new Error("no word-problems candidate");
-    const options = { data: candidate.rows, prompt: "question", heldOut: { column: "split", value: "test" }, extractor: "tolerant", strictExtractor: "answer-line", maxTokens: 48, evaluateItems: 8 } as const;
+    const options = { data: candidate.rows, prompt: "question", heldOut: { column: "split", value: "test" }, extractor: "tolerant", format: { extractor: "answer-line" }, maxTokens: 48, evaluateItems: 8 } as const;
     const withExamples = await createDatasetEnvironment({ ...options, fewShot: candidate.fewShot });
     const outputs: GenerationOutput[] = [];
     const evaluation = await withExamples.evaluate?.(recording(client, outputs));
