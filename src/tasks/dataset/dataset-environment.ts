@@ -15,7 +15,6 @@ import { DatasetEnvironmentOptionsSchema, type DatasetEnvironmentOptions } from 
 import { rubricOf, type RewardInput, type RubricEntry } from "./dataset-rubric.js";
 import { evaluateDataset } from "./evaluate-dataset.js";
 import { splitDataset } from "./held-out-split.js";
-import { readDataset } from "./read-dataset.js";
 import { summariseRewards } from "./summarise-rewards.js";
 
 /**
@@ -31,8 +30,7 @@ export async function createDatasetEnvironment(options: DatasetEnvironmentOption
   // Before the first await: inside an environment module selfplay is loading, this names the module. Options without
   // functions are their own source: a worker makes the environment from them.
   const source = parsed.source ?? currentEnvironmentSource() ?? jsonSource(options);
-  const rows = typeof parsed.data === "string" ? await readDataset(parsed.data, parsed.dataFormat) : parsed.data;
-  const promptOf = withSystemPrompt(withExamples(promptFunction(parsed.prompt, rows), parsed.fewShot), parsed.system);
+  const promptOf = withSystemPrompt(withExamples(promptFunction(parsed.prompt), parsed.fewShot), parsed.system);
   const answerColumn = parsed.answer;
   const { format } = parsed;
   const correctBy = (extractor: AnswerExtractor) => (completion: string, item: JsonObject) => answersMatch(extractAnswer(extractor, completion), String(item[answerColumn] ?? ""));
@@ -42,18 +40,11 @@ export async function createDatasetEnvironment(options: DatasetEnvironmentOption
     rewards.push({ name: "format", weight: format.weight, fn: (completion: string) => (extractAnswer(format.extractor, completion) === undefined ? 0 : 1) });
   }
   const rubric = rubricOf(rewards);
-  if (parsed.rewards === undefined) requireColumn(rows, answerColumn, "environment.answer");
   const clusterColumn = parsed.cluster;
-  if (clusterColumn !== undefined) requireColumn(rows, clusterColumn, "environment.cluster");
   const evaluateBy = parsed.evaluateBy ?? (rubric[0] as RubricEntry).name;
   if (!rubric.some((entry) => entry.name === evaluateBy)) throw new InvalidInputError("environment.evaluateBy", `one of the reward functions: ${rubric.map((entry) => entry.name).join(", ")}`, evaluateBy);
-  const split = await splitDataset(rows, parsed.heldOut, parsed);
-  if (typeof parsed.heldOut === "object" && "data" in parsed.heldOut) {
-    // Held-out rows given apart: checked as `data`'s were.
-    promptFunction(parsed.prompt, split.heldOut, "held-out row");
-    if (parsed.rewards === undefined) requireColumn(split.heldOut, answerColumn, "environment.answer", "held-out row");
-  }
-  if (split.training.length === 0) throw new InvalidInputError("environment.heldOut", "a split that leaves rows to train on", parsed.heldOut);
+  const columns = { prompt: typeof parsed.prompt === "string" ? parsed.prompt : undefined, answer: parsed.rewards === undefined ? answerColumn : undefined, cluster: clusterColumn };
+  const split = await splitDataset({ ...parsed, columns });
   const heldOut = split.heldOut.slice(0, parsed.evaluateItems);
   // The built-in reward's ground truth, recorded as each rollout's `artifacts.expected` (verl's export reads it).
   const key = registerDatasetHarness({ prompt: promptOf, rubric, ...(parsed.rewards === undefined && { expected: (item: JsonObject) => String(item[answerColumn]) }) });
@@ -116,25 +107,14 @@ function withSystemPrompt(promptOf: (item: JsonObject) => Messages, system: stri
 }
 
 /**
- * Rows' prompts as messages, from a column (checked on every row now) or the caller's function. A column holds text
- * (one user message) or, as TRL's conversational datasets do, the messages themselves (`[{role, content}, …]`).
+ * Rows' prompts as messages, from a column (every row's checked by splitDataset) or the caller's function. A column
+ * holds text (one user message) or, as TRL's conversational datasets do, the messages themselves (`[{role, content}, …]`).
  */
-function promptFunction(prompt: string | ((item: JsonObject) => string | Messages), rows: readonly JsonObject[], rowName = "row"): (item: JsonObject) => Messages {
+function promptFunction(prompt: string | ((item: JsonObject) => string | Messages)): (item: JsonObject) => Messages {
   const asMessages = (value: string | Messages): Messages => (typeof value === "string" ? [{ role: "user", content: value }] : value);
   if (typeof prompt === "function") return (item) => asMessages(prompt(item));
-  rows.forEach((row, index) => {
-    const value = row[prompt];
-    if (typeof value === "string" || typeof value === "number" || (Array.isArray(value) && value.length > 0 && MessagesSchema.safeParse(value).success)) return;
-    const found = value === undefined ? `no "${prompt}" column (its columns: ${Object.keys(row).join(", ")})` : `${JSON.stringify(value).slice(0, 80)}`;
-    throw new InvalidInputError("environment.prompt", `a column every row has as text, or as messages [{"role": "system"|"user"|"assistant", "content": "…"}, …]; ${rowName} ${index + 1} has ${found}`, prompt);
-  });
   return (item) => {
     const value = item[prompt];
     return Array.isArray(value) ? MessagesSchema.parse(value) : asMessages(String(value));
   };
-}
-
-function requireColumn(rows: readonly JsonObject[], column: string, field: string, rowName = "row"): void {
-  const index = rows.findIndex((row) => row[column] === undefined || row[column] === null || typeof row[column] === "object");
-  if (index >= 0) throw new InvalidInputError(field, `a column every row has as text or a number; ${rowName} ${index + 1} has columns ${Object.keys(rows[index] as JsonObject).join(", ")}`, column);
 }

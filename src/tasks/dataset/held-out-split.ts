@@ -3,6 +3,7 @@ import { InvalidInputError } from "../../core/errors/index.js";
 import { HashedHeldOutRuleSchema, isHeldOut, parseHeldOutRule } from "../../core/held-out/held-out-rule.js";
 import { splitHeldOut as splitItems, type HeldOutSplit } from "../../core/held-out/split-held-out.js";
 import { JsonObjectSchema, type JsonObject } from "../../core/json.js";
+import { checkDatasetRows, type DatasetColumns, type DatasetRows } from "./check-dataset-rows.js";
 import { readDataset, type DatasetFormat } from "./read-dataset.js";
 
 /**
@@ -26,8 +27,8 @@ export const HeldOutSchema = z.union(
 export type HeldOut = z.input<typeof HeldOutSchema>;
 type HeldOutOption = z.output<typeof HeldOutSchema>;
 
-/** The rows split into those trained on and those held out by a rule; none is both. */
-export function splitHeldOut(rows: readonly JsonObject[], heldOut: Exclude<HeldOutOption, { data: unknown }>, seed: number): HeldOutSplit<JsonObject> {
+/** The rows split into those trained on and those held out by a rule; none is both. `rowName` names a row in an error. */
+export function splitHeldOut(rows: readonly JsonObject[], heldOut: Exclude<HeldOutOption, { data: unknown }>, seed: number, rowName = (index: number) => `row ${index + 1}`): HeldOutSplit<JsonObject> {
   if (typeof heldOut === "number") {
     const rule = parseHeldOutRule({ rule: "fraction", fraction: heldOut, seed }, { fieldName: (path) => (path[0] === "seed" ? "environment.seed" : "environment.heldOut") });
     return splitItems(rows, (row) => isHeldOut(JSON.stringify(row), rule));
@@ -36,19 +37,49 @@ export function splitHeldOut(rows: readonly JsonObject[], heldOut: Exclude<HeldO
     const { column, ...rule } = heldOut;
     // A row without the column has no key to hash: it would land wherever the text "undefined" does.
     const index = rows.findIndex((row) => typeof row[column] !== "string" && typeof row[column] !== "number");
-    if (index >= 0) throw new InvalidInputError("environment.heldOut.column", `a column every row has as text or a number; row ${index + 1} has columns ${Object.keys(rows[index] as JsonObject).join(", ")}`, column);
+    if (index >= 0) throw new InvalidInputError("environment.heldOut.column", `a column every row has as text or a number; ${rowName(index)} has columns ${Object.keys(rows[index] as JsonObject).join(", ")}`, column);
     return splitItems(rows, (row) => isHeldOut(String(row[column]), rule));
   }
   const { column, value } = heldOut;
   return splitItems(rows, (row) => row[column] !== undefined && String(row[column]) === String(value));
 }
 
+/** What `splitDataset` reads, splits and checks: the dataset environment's options of those names. */
+export interface DatasetSplitOptions {
+  data: string | readonly JsonObject[];
+  heldOut: HeldOutOption;
+  seed: number;
+  dataFormat?: DatasetFormat | undefined;
+  /** The columns every row must hold; the cluster only `data`'s, since nothing reads a held-out row's given apart. */
+  columns: DatasetColumns;
+}
+
 /**
- * The rows split by `heldOut`: by its rule, or, given the held-out rows
- * (`{data}`), all of `rows` trained on and those (a file read in `dataFormat`,
- * default by its extension) held out.
+ * The rows of `data` split by `heldOut`: by its rule, or, given the held-out
+ * rows (`{data}`), all of `data` trained on and those held out. Files are read
+ * in `dataFormat`, default by their extension. Every row of both is checked
+ * here by one checker, so a bad row is refused the same way wherever it came
+ * from: the option, the row (`row 3 of data.jsonl`, `held-out row 2`) and its
+ * columns.
  */
-export async function splitDataset(rows: readonly JsonObject[], heldOut: HeldOutOption, options: { seed: number; dataFormat?: DatasetFormat | undefined }): Promise<HeldOutSplit<JsonObject>> {
-  if (typeof heldOut === "number" || !("data" in heldOut)) return splitHeldOut(rows, heldOut, options.seed);
-  return { training: [...rows], heldOut: typeof heldOut.data === "string" ? await readDataset(heldOut.data, options.dataFormat, "environment.heldOut.data") : heldOut.data };
+export async function splitDataset(options: DatasetSplitOptions): Promise<HeldOutSplit<JsonObject>> {
+  const { heldOut, columns } = options;
+  const data = await rowsOf(options.data, "row", "environment.data", options.dataFormat);
+  checkDatasetRows(data, columns);
+  let split: HeldOutSplit<JsonObject>;
+  if (typeof heldOut === "object" && "data" in heldOut) {
+    const given = await rowsOf(heldOut.data, "held-out row", "environment.heldOut.data", options.dataFormat);
+    checkDatasetRows(given, { ...columns, cluster: undefined });
+    split = { training: [...data.rows], heldOut: [...given.rows] };
+  } else {
+    split = splitHeldOut(data.rows, heldOut, options.seed, data.rowName);
+  }
+  if (split.training.length === 0) throw new InvalidInputError("environment.heldOut", "a split that leaves rows to train on", heldOut);
+  return split;
+}
+
+/** A source's rows (a file read, or the rows given), each named in errors as `<noun> N`, then ` of FILE` when it is one. */
+async function rowsOf(source: string | readonly JsonObject[], noun: string, field: string, format: DatasetFormat | undefined): Promise<DatasetRows> {
+  if (typeof source !== "string") return { rows: source, rowName: (index) => `${noun} ${index + 1}` };
+  return { rows: await readDataset(source, format, field), rowName: (index) => `${noun} ${index + 1} of ${source}` };
 }

@@ -69,6 +69,20 @@ describe("the dataset environment's held-out options", () => {
     );
     await expect(createDatasetEnvironment({ data: rows, prompt: "q", answer: "a", heldOut: { data: [{ q: "5+1=" }] } })).rejects.toThrow(/^environment\.answer: .*held-out row 1 has columns q/);
     await expect(createDatasetEnvironment({ data: rows, prompt: "q", answer: "a", heldOut: { data: join(folder, "missing.jsonl") } })).rejects.toThrow(/^environment\.heldOut\.data: .*ENOENT/);
+    // From files, by the same checks as data's rows, the file named: a row lacking the prompt, one lacking the answer.
+    const lines = (values: object[]) => values.map((value) => `${JSON.stringify(value)}\n`).join("");
+    const badPrompt = join(folder, "bad-prompt.jsonl");
+    const badAnswer = join(folder, "bad-answer.jsonl");
+    await writeFile(badPrompt, lines([{ q: "5+1=", a: "6" }, { question: "6+1=", a: "7" }]));
+    await writeFile(badAnswer, lines([{ q: "5+1=" }]));
+    const missingPrompt = (row: string) => new RegExp(`^environment\\.prompt: .*; ${row.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} has no "q" column \\(its columns: question, a\\)$`);
+    await expect(createDatasetEnvironment({ data: rows, prompt: "q", answer: "a", heldOut: { data: badPrompt } })).rejects.toThrow(missingPrompt(`held-out row 2 of ${badPrompt}`));
+    await expect(createDatasetEnvironment({ data: badPrompt, prompt: "q", answer: "a", heldOut: { data: rows } })).rejects.toThrow(missingPrompt(`row 2 of ${badPrompt}`));
+    await expect(createDatasetEnvironment({ data: rows, prompt: "q", answer: "a", heldOut: { data: badAnswer } })).rejects.toThrow(`environment.answer: got "a"; expected a column every row has as text or a number; held-out row 1 of ${badAnswer} has columns q`);
+    await expect(createDatasetEnvironment({ data: badAnswer, prompt: "q", answer: "a", heldOut: 0 })).rejects.toThrow(`environment.answer: got "a"; expected a column every row has as text or a number; row 1 of ${badAnswer} has columns q`);
+    // Nothing reads a held-out row's cluster: rows given apart need none.
+    const clustered = rows.map((row) => ({ ...row, kind: "plus" }));
+    await expect(createDatasetEnvironment({ data: clustered, prompt: "q", answer: "a", cluster: "kind", heldOut: { data: [{ q: "5+1=", a: "6" }] } })).resolves.toMatchObject({ name: "dataset" });
     // Custom reward functions need no answer column.
     await expect(createDatasetEnvironment({ data: rows, prompt: "q", rewards: [{ name: "one", fn: () => 1 }], heldOut: { data: [{ q: "5+1=" }] } })).resolves.toMatchObject({ name: "dataset" });
   });
