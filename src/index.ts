@@ -77,6 +77,7 @@ export {
   createDreamEnvironment, DreamEnvironmentOptionsSchema, type DreamEnvironmentOptions, createRiddlesEnvironment,
   RiddlesEnvironmentOptionsSchema, type RiddlesEnvironmentOptions, type RiddlesEnvironmentOptionsInput,
   createTournamentEnvironment, TournamentEnvironmentOptionsSchema, type TournamentEnvironmentOptions,
+  createTicTacToeEnvironment, TicTacToeEnvironmentOptionsSchema, type TicTacToeEnvironmentOptions,
   evaluateArithmetic, type ArithmeticExample, type ArithmeticEvaluation, type EvaluateArithmeticOptions,
   createDatasetEnvironment, DatasetEnvironmentOptionsSchema, type DatasetEnvironmentOptions, type RewardFunction,
   type WeightedReward, type RewardInput, readDataset, type DatasetFormat, RewardFunctionError,

@@ -10,6 +10,7 @@ import { createDreamEnvironment } from "./dream/dream-environment.js";
 import { createExactMatchEnvironment } from "./exact-match/exact-match-environment.js";
 import { createProposerSolverEnvironment } from "./proposer-solver/proposer-solver-environment.js";
 import { createRiddlesEnvironment } from "./riddles/riddles-environment.js";
+import { createTicTacToeEnvironment } from "./tic-tac-toe/tic-tac-toe-environment.js";
 import { createTournamentEnvironment } from "./tournament/tournament-environment.js";
 
 /** The environments selfplay ships, by the name `--env` takes: one per task folder. */
@@ -22,6 +23,7 @@ export const BUILT_IN_ENVIRONMENTS: EnvironmentRegistry = {
   tournament: createTournamentEnvironment,
   riddles: createRiddlesEnvironment,
   dream: createDreamEnvironment,
+  "tic-tac-toe": createTicTacToeEnvironment,
   // Its JSON options (a config file's `environment`, `--data FILE`); reward functions come from code (createDatasetEnvironment).
   dataset: (options) => createDatasetEnvironment((options ?? {}) as unknown as DatasetEnvironmentOptions),
 };

@@ -17,6 +17,7 @@ export {
   type RiddlesEnvironmentOptions,
   type RiddlesEnvironmentOptionsInput,
 } from "./riddles/riddles-environment-options.js";
+export { createTicTacToeEnvironment, TicTacToeEnvironmentOptionsSchema, type TicTacToeEnvironmentOptions } from "./tic-tac-toe/tic-tac-toe-environment.js";
 export { createTournamentEnvironment, TournamentEnvironmentOptionsSchema, type TournamentEnvironmentOptions } from "./tournament/tournament-environment.js";
 export { evaluateArithmetic, type ArithmeticExample, type ArithmeticEvaluation, type EvaluateArithmeticOptions } from "./arithmetic/evaluate-arithmetic.js";
 export { createDatasetEnvironment } from "./dataset/dataset-environment.js";

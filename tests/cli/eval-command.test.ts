@@ -112,13 +112,15 @@ describe("selfplay eval --env (real engine, the bundled base)", () => {
     expect(JSON.parse(environment.stdout)).toEqual({ environment: "arithmetic", model: bundledArithmeticBase(), heldOutAccuracy: expected.heldOutAccuracy, n: 12, passAtK: expected.passAtK });
   });
 
-  it("tournament, riddles and dream: each environment's own figure, greedy only, at the context the environment asks for", async () => {
+  it("tournament, riddles, dream and tic-tac-toe: each environment's own figure, greedy only, at the context the environment asks for", async () => {
     const cases: { name: string; options: Record<string, unknown>; n: (n: number) => boolean }[] = [
       { name: "tournament", options: { rounds: 1, citizens: 3, evaluateEpisodes: 2 }, n: (n) => n === 2 },
       // n is the valid riddles, the band share's denominator.
       { name: "riddles", options: { evaluateEpisodes: 2, solvers: 2, waveSize: 2 }, n: (n) => n >= 0 && n <= 2 },
       // contextSize 2048: a dream prompt (~500 tokens) fits, so each held-out challenge is an attempt.
       { name: "dream", options: { clusters: ["algorithms"], evaluateChallengesPerCluster: 1, maxTokens: 16 }, n: (n) => n === 1 },
+      // 2 games in each seat against each fixed player.
+      { name: "tic-tac-toe", options: { evaluateGames: 2 }, n: (n) => n === 8 },
     ];
     for (const { name, options, n } of cases) {
       const { code, stdout, stderr } = await runCli(["eval", "--env", name, "--config", await configFile(name, options), "--json"]);

@@ -83,7 +83,7 @@ describe("selfplay run", () => {
   it("rejects an unknown episode and lists the allowed ones", async () => {
     const { code, stderr } = await runCli(["run", "chess", "--out", await freshFolder()]);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/episode: got "chess"; expected one of: arithmetic, debate, dialectic, proposer-solver, exact-match, tournament, riddles, dream/);
+    expect(stderr).toMatch(/episode: got "chess"; expected one of: arithmetic, debate, dialectic, proposer-solver, exact-match, tournament, riddles, dream, tic-tac-toe, dataset/);
   });
 
   it("refuses to write into an existing run with exit code 2", async () => {

@@ -4,6 +4,7 @@ import { InvalidInputError } from "../../src/core/errors/index.js";
 import { arithmeticSelfPlayEpisodeModule, createArithmeticSelfPlayEpisodes } from "../../src/tasks/arithmetic/arithmetic-self-play-episodes.js";
 import { debateEpisodeModule } from "../../src/tasks/debate/debate-episodes.js";
 import { proposerSolverEpisodeModule } from "../../src/tasks/proposer-solver/proposer-solver-episodes.js";
+import { ticTacToeEpisodeModule } from "../../src/tasks/tic-tac-toe/tic-tac-toe-episodes.js";
 
 describe("the built-in episode modules", () => {
   it("give, from the build, the episodes their factories give here, options included", async () => {
@@ -17,6 +18,11 @@ describe("the built-in episode modules", () => {
     expect(JSON.stringify(loaded)).toBe(JSON.stringify(here));
     expect((await loadEpisodeModule(debateEpisodeModule())).map((episode) => episode.type)).toEqual(["debate"]);
     expect((await loadEpisodeModule(proposerSolverEpisodeModule())).map((episode) => episode.type)).toEqual(["propose", "solve"]);
+    const [ticTacToe] = await loadEpisodeModule(ticTacToeEpisodeModule({ maxTokens: 3, temperature: 0.5 }));
+    expect([ticTacToe?.type, ticTacToe?.roles.map((role) => [role.id, role.sampler])]).toEqual([
+      "tic-tac-toe",
+      ["x", "o", "opponent"].map((id) => [id, { maxTokens: 3, temperature: 0.5 }]),
+    ]);
   });
 
   it("validate the factory's options", () => {

@@ -141,7 +141,7 @@ export function registerEvalCommand(program: Command, context: CommandContext): 
   const command = program
     .command("eval")
     .description("An environment's held-out evaluation on the engine (--env), or greedy accuracy (and pass@k) on arithmetic problems (--task arithmetic, the default).")
-    .addOption(new Option("--env <name>", "environment whose evaluate to run: arithmetic, exact-match, tournament, riddles, dream, dataset (--data FILE), or ./module.js exporting createEnvironment"))
+    .addOption(new Option("--env <name>", "environment whose evaluate to run: arithmetic, exact-match, tournament, riddles, dream, tic-tac-toe, dataset (--data FILE), or ./module.js exporting createEnvironment"))
     .addOption(new Option("--config <file>", "with --env: JSON configuration whose environment holds the environment's options (the file selfplay train --config takes)"))
     .addOption(new Option("--data <file>", "with --env: the environment's data file (its `data` option): --env dataset or exact-match, or a module that reads it"))
     .addOption(new Option("--model <file>", "GGUF model (default: with --env the bundled arithmetic base in models/, with --task the bundled default model)"))

@@ -278,7 +278,7 @@ export function registerTrainCommand(program: Command, context: CommandContext):
   const command = program
     .command("train")
     .description("Train a policy on an environment: rollouts on the engine, an update per step, weights synced every step (default: arithmetic self-play on the bundled base).")
-    .addOption(new Option("--env <name>", "environment: arithmetic (default), proposer-solver, exact-match, debate, dialectic, tournament, riddles, dream, dataset (--data FILE), or ./module.js exporting createEnvironment"))
+    .addOption(new Option("--env <name>", "environment: arithmetic (default), proposer-solver, exact-match, debate, dialectic, tournament, riddles, dream, tic-tac-toe, dataset (--data FILE), or ./module.js exporting createEnvironment"))
     .addOption(new Option("--data <file>", "the environment's data file (its `data` option): --env dataset or exact-match, or a module that reads it"))
     .addOption(new Option("--model <file>", "base model (default: the bundled arithmetic base in models/)"))
     .addOption(new Option("--config <file>", "JSON configuration overriding the defaults (steps, trainer, environment options…)"))

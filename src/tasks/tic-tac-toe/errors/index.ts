@@ -1,0 +1,1 @@
+export { IllegalMoveError } from "./illegal-move-error.js";

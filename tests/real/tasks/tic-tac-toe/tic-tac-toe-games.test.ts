@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Arena } from "../../../../src/arena/arena.js";
+import { isTokenAllowed } from "../../../../src/inference/grammar/constraint-masks.js";
+import { grammarTextFor } from "../../../../src/inference/grammar/grammar-text-for.js";
+import { LlamaInferenceClient } from "../../../../src/inference/llama/llama-inference-client.js";
+import { loadLlama } from "../../../../src/inference/llama/load-llama.js";
+import { NativeConstraintMasks } from "../../../../src/inference/native/native-constraint-masks.js";
+import { boardAfter, emptyCells, outcomeOf, sideToMove } from "../../../../src/tasks/tic-tac-toe/tic-tac-toe-board.js";
+import { createTicTacToeEnvironment } from "../../../../src/tasks/tic-tac-toe/tic-tac-toe-environment.js";
+import { TicTacToeEpisode } from "../../../../src/tasks/tic-tac-toe/tic-tac-toe-episode.js";
+import { legalMovesGrammar, ticTacToeMessages } from "../../../../src/tasks/tic-tac-toe/tic-tac-toe-prompt.js";
+import { REAL_MODEL_SKIP_REASON, SMOLLM2_PATH, realModelAvailable } from "../../real-model.js";
+
+// About 20 s on one thread of an idle machine: 8 games of SmolLM2 against itself (~30 moves of an 84-token prompt) and two masks.
+describe(`tic-tac-toe on SmolLM2${REAL_MODEL_SKIP_REASON}`, () => {
+  let client: LlamaInferenceClient;
+
+  beforeAll(async () => {
+    if (!realModelAvailable) return;
+    // One thread and a small context: the real project runs two files at once on two cores.
+    client = await LlamaInferenceClient.create({ modelPath: SMOLLM2_PATH, sequences: 8, contextSize: 512, threads: 1 });
+  });
+
+  afterAll(async () => {
+    await client?.dispose();
+  });
+
+  it.skipIf(!realModelAvailable)("plays 8 whole games: every move a legal cell, parsed, its prompt in SmolLM2's chat template", async () => {
+    // Two to four opening plies: whole games of at most seven moves, to keep the test short.
+    const environment = createTicTacToeEnvironment({ prompts: 2, groupSize: 4, openingPlies: { min: 2, max: 4 } });
+    const arena = new Arena({ client, seed: 2, concurrency: 8 }).register(new TicTacToeEpisode(), environment.stores["tic-tac-toe"]);
+    const results = await arena.generateRollouts(arena.getBatch(environment.plan));
+    const vocabulary = await (await loadLlama("cpu")).loadModel({ modelPath: SMOLLM2_PATH, vocabOnly: true });
+    try {
+      const block = (role: string, content: string) => `<|im_start|>${role}\n${content}<|im_end|>\n`;
+      expect(results).toHaveLength(8);
+      for (const result of results) {
+        expect(result.outcome).toEqual({ status: "scored" });
+        const { moves, winner, forfeitedBy } = result.rollout.artifacts as { moves: number[]; winner: string; forfeitedBy: string | null };
+        expect(forfeitedBy).toBeNull();
+        expect(outcomeOf(boardAfter(moves))).toBe(winner);
+        const opening = (result.rollout.artifact as { opening: number[] }).opening.length;
+        expect(result.rollout.steps).toHaveLength(moves.length - opening);
+        result.rollout.steps.forEach((step, index) => {
+          const board = boardAfter(moves.slice(0, opening + index));
+          const seat = sideToMove(board);
+          const [system, user] = ticTacToeMessages(board, seat);
+          expect(step.roleId).toBe(seat);
+          expect(step.constrained).toBe(true);
+          expect(step.completion[0]!.content).toBe(String(moves[opening + index]));
+          const expected = `${block("system", system!.content)}${block("user", user!.content)}<|im_start|>assistant\n`;
+          expect(vocabulary.detokenize(step.promptTokenIds as never[], true)).toBe(expected);
+          expect(step.promptTokenIds).toEqual(vocabulary.tokenize(expected, true));
+          expect(step.completionLogprobs).toHaveLength(step.completionTokenIds.length);
+        });
+      }
+    } finally {
+      await vocabulary.dispose();
+    }
+  });
+
+  it.skipIf(!realModelAvailable)("whose grammar allows, of SmolLM2's 49,152 tokens, exactly those that spell an empty cell's digit", async () => {
+    const masks = await NativeConstraintMasks.create(SMOLLM2_PATH);
+    const vocabulary = await (await loadLlama("cpu")).loadModel({ modelPath: SMOLLM2_PATH, vocabOnly: true });
+    try {
+      for (const moves of [[], [5, 1, 9]]) {
+        const board = boardAfter(moves);
+        const cells = emptyCells(board);
+        const first = vocabulary.tokenize(String(cells[0]), false);
+        expect(first).toHaveLength(1);
+        const replayed = await masks.replay({ gbnf: grammarTextFor(legalMovesGrammar(board)) }, first as never as number[]);
+        const allowed = Array.from({ length: replayed.vocabularySize }, (_, token) => token).filter((token) => isTokenAllowed(replayed, 0, token));
+        expect(allowed.map((token) => vocabulary.detokenize([token as never], true)).sort()).toEqual(cells.map(String));
+      }
+    } finally {
+      await vocabulary.dispose();
+      await masks.dispose();
+    }
+  });
+});
