@@ -10,6 +10,9 @@ import { GameRecordSchema } from "./tic-tac-toe-game-record.js";
 import { ticTacToeEpisodeModule } from "./tic-tac-toe-episodes.js";
 import { MAX_OPENING_PLIES, openingStore } from "./tic-tac-toe-openings.js";
 
+/** Positions a sequence of the engine holds: the longest move prompt and its move, with room to spare. */
+const MOVE_CONTEXT_SIZE = 256;
+
 /** The options of the `tic-tac-toe` environment. */
 export const TicTacToeEnvironmentOptionsSchema = z.strictObject({
   /** Openings per step, each the start of one group of games. Default 8. */
@@ -69,6 +72,8 @@ export function createTicTacToeEnvironment(options?: JsonValue): Environment {
   const { min, max } = parsed.openingPlies;
   return {
     name: "tic-tac-toe",
+    // A move's prompt is under 200 tokens even a byte a token (the bundled base); SmolLM2's file would open 8,192 a sequence.
+    contextSize: MOVE_CONTEXT_SIZE,
     episodes: ticTacToeEpisodeModule({ maxTokens: parsed.maxTokens, temperature: parsed.temperature }),
     stores: { "tic-tac-toe": openingStore(min, max, parsed.opponent === undefined ? [undefined] : SeatSchema.options) },
     plan: [{ episodeType: "tic-tac-toe", count: parsed.prompts, groupSize: parsed.groupSize }],

@@ -13,6 +13,8 @@ describe("the tic-tac-toe environment", () => {
     expect(environment.name).toBe("tic-tac-toe");
     expect(environment.plan).toEqual([{ episodeType: "tic-tac-toe", count: 3, groupSize: 4 }]);
     expect(environment.frozenRoles).toBeUndefined();
+    // A move's prompt and the move fit the bundled base's 256 positions; a chat model's file is not opened at its own 8,192.
+    expect(environment.contextSize).toBe(256);
     expect(environment.episodes).toMatchObject({ exportName: "createTicTacToeEpisodes", options: { maxTokens: 3, temperature: 0.7 } });
     expect(typeof environment.evaluate).toBe("function");
     // Every position 0–2 plies in: 1 + 9 + 72.
