@@ -72,7 +72,7 @@ export function createTicTacToeEnvironment(options?: JsonValue): Environment {
   const { min, max } = parsed.openingPlies;
   return {
     name: "tic-tac-toe",
-    // A move's prompt is under 200 tokens even a byte a token (the bundled base); SmolLM2's file would open 8,192 a sequence.
+    // A move's prompt is at most 208 tokens even a byte a token (the bundled base); SmolLM2's file would open 8,192 a sequence.
     contextSize: MOVE_CONTEXT_SIZE,
     episodes: ticTacToeEpisodeModule({ maxTokens: parsed.maxTokens, temperature: parsed.temperature }),
     stores: { "tic-tac-toe": openingStore(min, max, parsed.opponent === undefined ? [undefined] : SeatSchema.options) },

@@ -6,7 +6,7 @@ import { emptyCells, type Board, type Seat } from "./tic-tac-toe-board.js";
  * What the side to move sees: a system line with the rules and its seat, and
  * a user message with the board (marked cells as X and O, empty ones as their
  * numbers, 1–9 row by row) and whose turn it is. Short, since every move
- * reads its whole prompt again: 90 tokens on SmolLM2, and the bundled base
+ * reads its whole prompt again: 84 tokens on SmolLM2, and the bundled base
  * (256 positions, a token a byte) reads it too.
  */
 export function ticTacToeMessages(board: Board, seat: Seat): Messages {
