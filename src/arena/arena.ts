@@ -35,6 +35,13 @@ export interface ArenaOptions {
    * with `pool`.
    */
   roleClients?: Readonly<Record<string, InferenceClient>>;
+  /**
+   * Rebinds roles of `roleClients` for one top-level rollout (its sub-episodes
+   * too), by its rollout id: a league's opponent drawn per rollout, which may
+   * be `client` itself. The roles stay frozen (no credit, no records) whoever
+   * plays them; roles it leaves out keep their `roleClients` client.
+   */
+  roleClientsFor?: (rolloutId: string) => Readonly<Record<string, InferenceClient>>;
   /** Run seed, an unsigned 32-bit integer: every random choice derives from it. */
   seed: number;
   /** Top-level episodes in flight at once (sub-episodes run inside their parent's slot). Default 16. */
@@ -87,6 +94,9 @@ export class Arena extends TypedEvents<ArenaEvents> {
   private readonly pool: RolloutPool | undefined;
   /** Roles bound to a frozen policy (`roleClients`): no credit, no records. */
   private readonly frozenRoles: ReadonlySet<string>;
+  private readonly roleClientsFor: ArenaOptions["roleClientsFor"];
+  /** One gateway per client a rollout's roles are rebound to, so their calls batch together; the policy's own is `runtime.policy`. */
+  private readonly roleModelsByClient = new Map<InferenceClient, { gateway: ModelGateway; capabilities: InferenceClient["capabilities"] }>();
   /** generateRollouts calls still running: close() lets them finish. */
   private readonly batches = new Set<Promise<unknown>>();
   private nextEpisodeIndex = 0;
@@ -106,15 +116,16 @@ export class Arena extends TypedEvents<ArenaEvents> {
     this.runtime = {
       seed: seed.data,
       registry: this.registry,
-      policy: new ModelGateway(options.client, options.signal),
+      policy: this.roleModel(options.client, options.signal).gateway,
       policyCapabilities: options.client.capabilities,
       judge: new ModelGateway(options.judgeClient ?? options.client, options.signal),
       judgeCapabilities: (options.judgeClient ?? options.client).capabilities,
       judgeIsPolicy: options.judgeClient === undefined || options.judgeClient === options.client,
-      roleModels: new Map(roleClients.map(([roleId, client]) => [roleId, { gateway: new ModelGateway(client, options.signal), capabilities: client.capabilities }])),
+      roleModels: new Map(roleClients.map(([roleId, client]) => [roleId, this.roleModel(client, options.signal)])),
       samplerDefaults: { ...DEFAULT_SAMPLER, ...options.samplerDefaults },
       signal: options.signal,
     };
+    this.roleClientsFor = options.roleClientsFor;
     const pool = parseInput(RolloutPoolOptionsSchema, options.pool ?? {}, { fieldName: (path) => `pool.${path.map(String).join(".")}` });
     if (pool.workers > 0 && roleClients.length > 0) {
       // Pool workers send every role's calls to the policy; a frozen role would silently play as the learner.
@@ -200,13 +211,33 @@ export class Arena extends TypedEvents<ArenaEvents> {
         const index = next++;
         const request = requests[index] as EpisodeRequest;
         const rolloutId = `ep${firstIndex + index}`;
-        const result = await runEpisode(this.runtime, request, { rolloutId, groupId: request.groupId ?? rolloutId });
+        const result = await runEpisode(this.runtimeFor(rolloutId), request, { rolloutId, groupId: request.groupId ?? rolloutId });
         results[index] = result;
         this.emit("rollout-end", { index, result });
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, requests.length) }, worker));
     return results;
+  }
+
+  /** The runtime of one top-level rollout: the arena's, with the roles `roleClientsFor` rebinds for it. */
+  private runtimeFor(rolloutId: string): EpisodeRuntime {
+    if (!this.roleClientsFor) return this.runtime;
+    const roleModels = new Map(this.runtime.roleModels);
+    for (const [roleId, client] of Object.entries(this.roleClientsFor(rolloutId))) {
+      if (!this.frozenRoles.has(roleId)) throw new InvalidInputError("roleClientsFor", `roles of roleClients only (${[...this.frozenRoles].join(", ")})`, roleId);
+      roleModels.set(roleId, this.roleModel(client, this.runtime.signal));
+    }
+    return { ...this.runtime, roleModels };
+  }
+
+  private roleModel(client: InferenceClient, signal: AbortSignal | undefined) {
+    let model = this.roleModelsByClient.get(client);
+    if (!model) {
+      model = { gateway: new ModelGateway(client, signal), capabilities: client.capabilities };
+      this.roleModelsByClient.set(client, model);
+    }
+    return model;
   }
 
   /** Submits in request order, waiting whenever the pool's queue is full; rollout ids are the same as in-process. */

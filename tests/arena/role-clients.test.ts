@@ -2,15 +2,13 @@ import { describe, expect, it } from "vitest";
 import { Arena } from "../../src/arena/arena.js";
 import { ArtifactStore } from "../../src/arena/artifact-store.js";
 import { DebateEpisode } from "../../src/tasks/debate/debate-episode.js";
-import { ScriptedInferenceClient } from "../../src/inference/scripted-inference-client.js";
+import { ScriptedInferenceClient, type ScriptedRule } from "../../src/inference/scripted-inference-client.js";
 
-const learner = () =>
-  new ScriptedInferenceClient({
-    rules: [
-      { when: /^system: You judge/, reply: (_request, random) => JSON.stringify({ winner: random.next() < 0.5 ? "aff" : "neg" }) },
-      { when: /^system: You argue FOR/, reply: "learner for" },
-    ],
-  });
+const learnerRules: ScriptedRule[] = [
+  { when: /^system: You judge/, reply: (_request, random) => JSON.stringify({ winner: random.next() < 0.5 ? "aff" : "neg" }) },
+  { when: /^system: You argue FOR/, reply: "learner for" },
+];
+const learner = () => new ScriptedInferenceClient({ rules: learnerRules });
 // The frozen opponent knows only the negative side: a call of any other role would be an error.
 const frozen = () => new ScriptedInferenceClient({ rules: [{ when: /^system: You argue AGAINST/, reply: "frozen against" }] });
 
@@ -47,5 +45,33 @@ describe("roles bound to a frozen policy (roleClients)", () => {
     expect(
       () => new Arena({ client: learner(), roleClients: { neg: frozen() }, seed: 1, pool: { workers: 1, episodes: { module: "./nowhere.js" } } }),
     ).toThrow(/pool\.workers.*0 \(in-process\) when roles are bound to frozen policies/);
+  });
+
+  it("rebinds a frozen role per rollout (roleClientsFor), the learner too, and still gives it no credit", async () => {
+    const policy = new ScriptedInferenceClient({ rules: [...learnerRules, { when: /^system: You argue AGAINST/, reply: "learner against" }] });
+    const snapshot = new ScriptedInferenceClient({ rules: [{ when: /^system: You argue AGAINST/, reply: "snapshot against" }] });
+    const arena = new Arena({
+      client: policy,
+      roleClients: { neg: frozen() },
+      // Even rollouts meet the snapshot, odd ones the learner itself.
+      roleClientsFor: (rolloutId) => ({ neg: Number(rolloutId.slice(2)) % 2 === 0 ? snapshot : policy }),
+      seed: 7,
+    }).register(new DebateEpisode({ rounds: 1 }), ArtifactStore.of([{ topic: "Tabs are better than spaces." }]));
+    const results = await arena.generateRollouts(arena.getBatch([{ episodeType: "debate", count: 1, groupSize: 4 }]));
+    expect(results.map((result) => [result.rollout.id, result.rollout.steps.map((step) => step.completion[0]?.content)])).toEqual([
+      ["ep0", ["learner for", "snapshot against"]],
+      ["ep1", ["learner for", "learner against"]],
+      ["ep2", ["learner for", "snapshot against"]],
+      ["ep3", ["learner for", "learner against"]],
+    ]);
+    expect(new Set(arena.assignCredit(results).map((assignment) => assignment.roleId))).toEqual(new Set(["aff"]));
+  });
+
+  it("refuses roleClientsFor naming a role that roleClients does not bind", async () => {
+    const arena = new Arena({ client: learner(), roleClients: { neg: frozen() }, roleClientsFor: () => ({ aff: frozen() }), seed: 1 }).register(
+      new DebateEpisode({ rounds: 1 }),
+      ArtifactStore.of([{ topic: "Tabs are better than spaces." }]),
+    );
+    await expect(arena.generateRollouts(arena.getBatch([{ episodeType: "debate", count: 1 }]))).rejects.toThrow(/roleClientsFor.*roles of roleClients only \(neg\)/);
   });
 });

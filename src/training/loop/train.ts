@@ -31,6 +31,8 @@ import { assertFrontierFits } from "./assert-frontier-fits.js";
 import { RolloutsFailedError, TrainingDivergedError } from "./errors/index.js";
 import { drawStepRollouts } from "./draw-step-rollouts.js";
 import { openFrozenPolicies } from "./open-frozen-policies.js";
+import { League } from "./league.js";
+import { LeagueEngines } from "./league-engines.js";
 import { roleRewards } from "./role-rewards.js";
 import { rolloutDrops } from "./rollout-drops.js";
 import { rolloutFailures } from "./rollout-failures.js";
@@ -119,7 +121,8 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   const backend = typeof options.trainer === "object" ? undefined : (options.trainer ?? (await defaultTrainerBackend(configuration.trainer)).backend);
   if (backend !== undefined) assertBackendTakesThreads(backend, configuration.trainer.threads, "configuration.trainer.threads");
   const { workers, engine = "shared" } = options.pool ?? { workers: 0 };
-  if (environment.frozenRoles && Object.keys(environment.frozenRoles).length > 0 && workers > 0) {
+  const { opponents, frozenRoles } = resolveOpponents(environment, configuration.opponents);
+  if (Object.keys(frozenRoles).length > 0 && workers > 0) {
     // Pool workers send every role's calls to the learner: a frozen opponent would silently be the policy being trained.
     throw new InvalidInputError("pool.workers", `0 (--workers 0): the ${environment.name} environment binds roles to frozen policies, which run in-process`, workers);
   }
@@ -153,7 +156,12 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   const judgeClient =
     options.judgeModelPath === undefined ? undefined : await LlamaInferenceClient.create({ modelPath: options.judgeModelPath, sequences: configuration.sequences, device: requestedDevice, ...contextSize });
   // Frozen opponents: their own engines, never synced, their Steps never trained on.
-  const frozen = await openFrozenPolicies(environment.frozenRoles ?? {}, options.modelPath, configuration.sequences, environment.contextSize, requestedDevice);
+  const frozen = await openFrozenPolicies(opponents === "frozen" ? frozenRoles : {}, options.modelPath, configuration.sequences, environment.contextSize, requestedDevice);
+  // A league's opponents: a snapshot's engine, or the learner's own client, drawn per rollout; their Steps never trained on either.
+  const league = opponents === "league" ? new League(configuration.league, configuration.seed) : undefined;
+  if (league && resume?.league) league.restore(resume.league);
+  const leagueEngines = new LeagueEngines({ modelPath: options.modelPath, policies: join(directory, "policies"), sequences: configuration.sequences, device: requestedDevice, ...contextSize });
+  const leagueRoles = Object.keys(frozenRoles);
   const trainer =
     typeof options.trainer === "object"
       ? options.trainer
@@ -170,7 +178,14 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   const arena = new Arena({
     client,
     ...(judgeClient && { judgeClient }),
-    roleClients: frozen.roleClients,
+    roleClients: league ? Object.fromEntries(leagueRoles.map((roleId) => [roleId, client])) : frozen.roleClients,
+    ...(league && {
+      roleClientsFor: (rolloutId: string) => {
+        const opponent = league.draw(rolloutId);
+        const served = opponent === "current" ? client : leagueEngines.client(opponent);
+        return Object.fromEntries(leagueRoles.map((roleId) => [roleId, served]));
+      },
+    }),
     seed: configuration.seed,
     concurrency: configuration.concurrency ?? plannedPrompts,
     samplerDefaults: { temperature: configuration.temperature, ...environment.samplerDefaults },
@@ -178,7 +193,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   });
   for (const episode of episodes) arena.register(episode, environment.stores[episode.type]);
   const trainableRoles = new Set(episodes.flatMap((episode) => episode.roles.filter((role) => role.trainable).map((role) => JSON.stringify([episode.type, role.id]))));
-  const isTrainedRole = (episodeType: string, roleId: string) => trainableRoles.has(JSON.stringify([episodeType, roleId])) && !Object.hasOwn(environment.frozenRoles ?? {}, roleId);
+  const isTrainedRole = (episodeType: string, roleId: string) => trainableRoles.has(JSON.stringify([episodeType, roleId])) && !Object.hasOwn(frozenRoles, roleId);
   const requests = openStepRequests({ environment, arena, frontier: configuration.frontier, prm, seed: configuration.seed, ...(resume && { snapshot: resume.frontier }) });
   const metrics = await JsonlAppender.open(metricsPath);
   const rollouts = await JsonlAppender.open(rolloutsPath);
@@ -209,8 +224,10 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
       evaluations,
       elapsedSeconds: elapsedSeconds(),
       streaks: { nonFiniteUpdates, failingSteps },
+      ...(league && { league: league.snapshot() }),
     });
   try {
+    for (const version of league?.snapshots ?? []) await leagueEngines.open(version);
     if (resume) {
       // Resume: the state after step k, as the killed run had it; Steps sampled from here carry policy version k.
       await trainer.restoreCheckpoint(resolve(directory, resume.trainer));
@@ -245,7 +262,11 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
 
       // Sync: the next rollouts come from the updated weights.
       const sync = await trainer.sync(client, step);
-      await prunePolicies(join(directory, "policies"), configuration.keepPolicies, step);
+      if (league) {
+        for (const version of league.admit(step)) await leagueEngines.close(version);
+        await leagueEngines.open(step);
+      }
+      await prunePolicies(join(directory, "policies"), keptPolicies(configuration), step);
 
       // Log.
       await rollouts.appendMany(results);
@@ -308,8 +329,33 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     await arena.close();
     await judgeClient?.dispose();
     await frozen.dispose();
+    await leagueEngines.dispose();
     await client.dispose();
   }
+}
+
+/**
+ * Who plays the environment's frozen roles: `configuration.opponents`, by
+ * default `frozen` when it binds any, else `current`; the roles no credit
+ * reaches (none under `current`, whose policy plays and trains every seat).
+ */
+function resolveOpponents(environment: Environment, requested: TrainingConfiguration["opponents"]) {
+  const bound = environment.frozenRoles ?? {};
+  const opponents = requested ?? (Object.keys(bound).length > 0 ? "frozen" : "current");
+  if (opponents !== "current" && Object.keys(bound).length === 0) {
+    throw new InvalidInputError("configuration.opponents", `"current": the ${environment.name} environment binds no role to a frozen policy (give it an opponent, e.g. environment.opponent "base")`, opponents);
+  }
+  return { opponents, frozenRoles: opponents === "current" ? {} : bound };
+}
+
+/**
+ * Synced versions kept: `keepPolicies`, and never fewer than the league's snapshots and one more: a run killed
+ * after step k's prune resumes from checkpoint k - 1, whose league reopens a version that prune would have deleted.
+ */
+function keptPolicies(configuration: TrainingConfiguration): number | "all" {
+  const { keepPolicies, opponents, league } = configuration;
+  if (opponents !== "league" || keepPolicies === "all") return keepPolicies;
+  return league.size === "all" ? "all" : Math.max(keepPolicies, league.size + 1);
 }
 
 /**

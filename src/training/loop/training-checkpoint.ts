@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { JsonObjectSchema } from "../../core/json.js";
 import { TrainerBackendSchema } from "../trainer/trainer-checkpoint.js";
+import { LeagueSnapshotSchema } from "./league.js";
 import { TrainingConfigurationSchema } from "./training-configuration.js";
 
 /** A held-out evaluation of the run: greedy accuracy after `step` updates, and when it finished. */
@@ -52,5 +53,7 @@ export const TrainingCheckpointSchema = z.object({
    * checkpoints: 0.
    */
   streaks: z.object({ nonFiniteUpdates: z.number().int().min(0), failingSteps: z.number().int().min(0) }).default({ nonFiniteUpdates: 0, failingSteps: 0 }),
+  /** The snapshot versions a `league` run holds after this step. */
+  league: LeagueSnapshotSchema.optional(),
 });
 export type TrainingCheckpoint = z.infer<typeof TrainingCheckpointSchema>;

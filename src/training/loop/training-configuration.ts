@@ -7,6 +7,7 @@ import { TrainerLoraOptionsSchema } from "../trainer/trainer-options.js";
 import { FrontierConfigurationSchema } from "../../frontier/frontier-configuration.js";
 import { TrainerConfigurationSchema } from "../trainer/trainer-configuration.js";
 import { DynamicSamplingConfigurationSchema } from "./dynamic-sampling-configuration.js";
+import { LeagueConfigurationSchema, OpponentsSchema } from "./league-configuration.js";
 
 /** Everything a training run runs with, whatever the environment; a config file overrides any part of it. */
 export const TrainingConfigurationSchema = z.strictObject({
@@ -46,6 +47,14 @@ export const TrainingConfigurationSchema = z.strictObject({
    * (a trainer's initial adapter) and the checkpoints' own files are never deleted. Default 2.
    */
   keepPolicies: z.union([z.number().int().min(1), z.literal("all")]).default(2),
+  /**
+   * Who plays the roles the environment binds to a frozen policy (`frozenRoles`, a task's `opponent` option):
+   * `current` (the policy being trained, its Steps trained), `frozen` (the environment's frozen policy) or
+   * `league` (drawn per rollout from the run's snapshots, `league`). Default: `frozen` when the environment binds any, else `current`.
+   */
+  opponents: OpponentsSchema.optional(),
+  /** The league of `opponents: "league"`: its size (default the 4 most recent versions) and the current policy's share (default 0.5). */
+  league: LeagueConfigurationSchema.default(LeagueConfigurationSchema.parse({})),
   /** How the clustered prompts are chosen: uniformly (default) or by the PRM-weighted frontier (environments with clusters). */
   frontier: FrontierConfigurationSchema.default({ mode: "uniform" }),
   /** DAPO's dynamic sampling: draw again until a step has its target of informative groups (`enabled`, `targetGroups`, `maxDraws`, `maxSeconds`). Default off. */

@@ -1,0 +1,105 @@
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { GenerateResult } from "../../../src/core/schemas/generate-result.js";
+import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
+import { createArithmeticEnvironment } from "../../../src/tasks/arithmetic/arithmetic-environment.js";
+import { createTicTacToeEnvironment } from "../../../src/tasks/tic-tac-toe/tic-tac-toe-environment.js";
+import { train } from "../../../src/training/loop/train.js";
+import { findTrainingCheckpoint } from "../../../src/training/loop/training-checkpoint-files.js";
+import { nativeAddon, skipNote } from "../../inference/native/native-addon-for-tests.js";
+
+class KilledError extends Error {}
+
+async function rollouts(directory: string): Promise<GenerateResult[]> {
+  return (await readFile(join(directory, "rollouts.jsonl"), "utf8")).split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as GenerateResult);
+}
+
+/** Each rollout's id, and the policy version of each of its Steps by role. */
+const versions = (results: readonly GenerateResult[]) => results.map((result) => [result.rollout.id, result.rollout.steps.map((step) => `${step.roleId}@${step.policyVersion}`)]);
+
+describe("league opponents on the engine (tic-tac-toe, a tiny project-made model)", () => {
+  let folder: string;
+  let modelPath: string;
+  const options = { prompts: 2, groupSize: 4, evaluateGames: 2, opponent: "base" };
+  const configuration = {
+    sequences: 8,
+    steps: 3,
+    seed: 9,
+    evaluateEvery: 0,
+    keepPolicies: 1,
+    opponents: "league" as const,
+    league: { size: 2, currentShare: 0.5 },
+    environment: options,
+    trainer: { algorithm: "grpo" as const, epochs: 1, minibatchSize: 64, optimizer: { learningRate: 1e-3, weightDecay: 0 } },
+  };
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), "selfplay-league-"));
+    modelPath = (await createRandomModel({ path: join(folder, "tiny.gguf"), preset: "tiny", architecture: "llama", seed: 2 })).path;
+  });
+
+  it.skipIf(nativeAddon.binding === undefined)(`draws each game's opponent from the kept snapshots, records their versions, trains only the policy's seat, and resumes with the same draws${skipNote}`, async () => {
+    const uninterrupted = join(folder, "uninterrupted");
+    await train({ environment: createTicTacToeEnvironment(options), modelPath, directory: uninterrupted, configuration });
+    const results = await rollouts(uninterrupted);
+    expect(results).toHaveLength(24);
+    // The league before step s (1-based): version 0 alone, then [0, 1], then the 2 most recent, [1, 2].
+    const league = [[0], [0, 1], [1, 2]];
+    const opponentVersions = new Set<number>();
+    results.forEach((result, index) => {
+      const step = Math.floor(index / 8);
+      const moves = result.rollout.steps;
+      const opponent = moves.filter((move) => move.roleId === "opponent").map((move) => move.policyVersion);
+      for (const move of moves) if (move.roleId !== "opponent") expect(move.policyVersion).toBe(step);
+      // One opponent a game: the current policy (version `step`) or a kept snapshot.
+      expect(new Set(opponent).size).toBeLessThanOrEqual(1);
+      for (const version of opponent) {
+        expect([step, ...league[step]!]).toContain(version);
+        opponentVersions.add(version);
+      }
+    });
+    expect(opponentVersions.size).toBeGreaterThan(1);
+
+    // Only the policy's seat trains: its Steps are the step's records (trained, or skipped for a zero advantage), the opponent's never.
+    const metrics = (await readFile(join(uninterrupted, "metrics.jsonl"), "utf8")).split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const stepLines = metrics.filter((line) => line.rollouts !== undefined);
+    stepLines.forEach((line, index) => {
+      const own = results.slice(8 * index, 8 * index + 8).flatMap((result) => result.rollout.steps).filter((move) => move.roleId !== "opponent").length;
+      const skipped = Object.values(line.skippedRecords as Record<string, number>).reduce((sum, count) => sum + count, 0);
+      expect((line.trainedRecords as number) + skipped).toBe(own);
+    });
+
+    // keepPolicies 1, yet the league's versions (and the one a resume from the previous checkpoint reopens) stay.
+    const policies = (await readdir(join(uninterrupted, "policies"))).filter((name) => name.startsWith("policy-v")).sort();
+    expect(policies).toEqual(["policy-v1.gguf", "policy-v2.gguf", "policy-v3.gguf"]);
+
+    const killed = join(folder, "killed");
+    const run = train({
+      environment: createTicTacToeEnvironment(options),
+      modelPath,
+      directory: killed,
+      configuration,
+      onStep: (line) => {
+        if (line.step === 3) throw new KilledError("killed during step 3");
+      },
+    });
+    await expect(run).rejects.toBeInstanceOf(KilledError);
+    const { checkpoint } = await findTrainingCheckpoint(killed);
+    expect(checkpoint?.step).toBe(2);
+    expect(checkpoint?.league).toEqual({ versions: [1, 2] });
+    await train({ environment: createTicTacToeEnvironment(options), modelPath, directory: killed, configuration, resume: checkpoint! });
+    expect(versions(await rollouts(killed))).toEqual(versions(results));
+  }, 300_000);
+
+  it("refuses frozen or league opponents for an environment that binds no role to a frozen policy, before writing anything", async () => {
+    for (const opponents of ["frozen", "league"] as const) {
+      const directory = join(folder, `refused-${opponents}`);
+      await expect(train({ environment: createArithmeticEnvironment(), modelPath, directory, configuration: { steps: 1, opponents } })).rejects.toThrow(
+        /configuration\.opponents.*"current": the arithmetic environment binds no role to a frozen policy/,
+      );
+      await expect(readdir(directory)).rejects.toThrow(/ENOENT/);
+    }
+  });
+});
