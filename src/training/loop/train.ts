@@ -32,6 +32,7 @@ import { RolloutsFailedError, TrainingDivergedError } from "./errors/index.js";
 import { drawStepRollouts } from "./draw-step-rollouts.js";
 import { openFrozenPolicies } from "./open-frozen-policies.js";
 import { League } from "./league.js";
+import { opponentResults } from "./opponent-results.js";
 import { LeagueEngines } from "./league-engines.js";
 import { roleRewards } from "./role-rewards.js";
 import { rolloutDrops } from "./rollout-drops.js";
@@ -289,6 +290,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
         elapsedSeconds: elapsedSeconds(),
         frontier: { reasons: choice.reasons, targets: choice.targets, messages: choice.messages, ...(choice.groupSizes && { groupSizes: choice.groupSizes }) },
         ...(judging && { judging }),
+        ...(leagueRoles.length > 0 && { opponents: opponentResults(results, new Set(leagueRoles)) }),
         environment: environment.summarise?.(results) ?? {},
       };
       await metrics.append(line);

@@ -1,4 +1,5 @@
 import type { FailureStage } from "../../core/schemas/generate-result.js";
+import type { OpponentResult } from "./opponent-results.js";
 import type { JudgingFigures } from "../../core/verifiers/judging-figures.js";
 import type { UpdateMetrics } from "../update/update-metrics.js";
 import type { FirstRolloutFailure } from "./rollout-failures.js";
@@ -47,6 +48,11 @@ export interface TrainingStepMetrics extends UpdateMetrics {
   frontier: { reasons: Record<string, number>; targets: Record<string, number>; messages: string[]; groupSizes?: Record<string, number> };
   /** The step's judges: the share of verdicts that survived a swap of the sides' order (positionConsistency) and, with --judge-model, the policy's agreement with the judge (judgeAgreement); absent when no verifier reports them. */
   judging?: JudgingFigures;
+  /**
+   * With frozen roles (`opponents` frozen or league): the trained seats' games, mean reward and win share
+   * (reward above 0) by the version that played the opponent (`v<N>`); absent when the policy plays every seat.
+   */
+  opponents?: Record<string, OpponentResult>;
   /** The environment's own summary of the step (`Environment.summarise`). */
   environment: Record<string, number>;
 }

@@ -69,6 +69,11 @@ describe("league opponents on the engine (tic-tac-toe, a tiny project-made model
       const own = results.slice(8 * index, 8 * index + 8).flatMap((result) => result.rollout.steps).filter((move) => move.roleId !== "opponent").length;
       const skipped = Object.values(line.skippedRecords as Record<string, number>).reduce((sum, count) => sum + count, 0);
       expect((line.trainedRecords as number) + skipped).toBe(own);
+      // The step line's record by opponent version: every game of the step, under the versions its opponents played as.
+      const opponents = line.opponents as Record<string, { games: number }>;
+      const played = new Set(results.slice(8 * index, 8 * index + 8).flatMap((result) => result.rollout.steps.filter((move) => move.roleId === "opponent").map((move) => `v${move.policyVersion}`)));
+      expect(new Set(Object.keys(opponents))).toEqual(played);
+      expect(Object.values(opponents).reduce((sum, entry) => sum + entry.games, 0)).toBe(8);
     });
 
     // keepPolicies 1, yet the league's versions (and the one a resume from the previous checkpoint reopens) stay.
