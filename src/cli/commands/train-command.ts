@@ -33,6 +33,7 @@ import { addServerClientOptions, SERVER_CLIENT_FLAGS, serverClientSettings } fro
 import { describePoolSetting, POOL_ENGINE_HELP, POOL_FLAGS, resolvePoolSetting, WORKERS_HELP } from "../pool-setting.js";
 import { bundledArithmeticBase } from "../../inference/model-files/bundled-models.js";
 import { ReportTargetSchema } from "../../training/reports/metrics-reporters.js";
+import { OpponentsSchema } from "../../training/loop/league-configuration.js";
 import { formatEvaluationFigures } from "../format-evaluation-figures.js";
 
 export const TrainCommandOptionsSchema = z.object({
@@ -62,6 +63,7 @@ export const TrainCommandOptionsSchema = z.object({
     .transform((value) => (value === "all" ? ("all" as const) : Number(value)))
     .pipe(z.union([z.literal("all"), z.number().int().min(1)], { error: 'a whole number of versions from 1, or "all"' }))
     .optional(),
+  opponents: z.enum(OpponentsSchema.options, { error: `one of: ${OpponentsSchema.options.join(", ")}` }).optional(),
   reportTo: z
     .string()
     .transform((value) => value.split(",").map((target) => target.trim()))
@@ -101,6 +103,7 @@ export async function trainCommand(rawOptions: unknown, { io, now, environment: 
       ...(options.steps !== undefined && { steps: options.steps }),
       ...(options.device !== undefined && { device: options.device }),
       ...(options.keepPolicies !== undefined && { keepPolicies: options.keepPolicies }),
+      ...(options.opponents !== undefined && { opponents: options.opponents }),
       frontier: frontierInput(baseConfiguration.frontier, options),
       ...(Object.keys(lora).length > 0 && { lora }),
       ...(Object.keys(trainerSettings).length > 0 && { trainer: trainerSettings }),
@@ -295,6 +298,7 @@ export function registerTrainCommand(program: Command, context: CommandContext):
     .addOption(new Option("--lora-rank <n>", `LoRA rank when training an adapter (default ${DEFAULT_LORA_RANK})`))
     .addOption(new Option("--lora-alpha <x>", `LoRA alpha (default ${DEFAULT_LORA_ALPHA})`))
     .addOption(new Option("--keep-policies <n|all>", "synced policies kept in policies/: the newest N versions (default 2), or all"))
+    .addOption(new Option("--opponents <mode>", "who plays the environment's frozen roles (its opponent option): current (the policy, trained), frozen (default), league (drawn per game from the run's snapshots; league.size and league.currentShare in --config)"))
     .addOption(new Option("--report-to <outputs>", "where metrics also go, comma-separated: jsonl (metrics.jsonl, always written), csv (metrics.csv), tensorboard (event files in tensorboard/)"))
     .addOption(new Option("--trainer-threads <n>", "CPU threads of the ggml trainer's update, an integer from 1 to 1024 (default: this machine's cores; rollouts wait for the update)"))
     .addOption(new Option("--lora-targets <list>", `comma-separated matrices to adapt (default ${DEFAULT_LORA_TARGETS.join(",")})`))
