@@ -7,10 +7,8 @@ import { train } from "../../src/training/loop/train.js";
 import { findTrainingCheckpoint } from "../../src/training/loop/training-checkpoint-files.js";
 import type { TrainingConfigurationInput } from "../../src/training/loop/training-configuration.js";
 import type { TrainingStepMetrics } from "../../src/training/loop/training-step-metrics.js";
+import { expectKilledDuringStep } from "../training/loop/killed-during-step.js";
 import { maxWeightDifference, metricsDifferences, metricsWithoutTimings } from "../training/reports/run-comparison.js";
-
-/** Stands in for SIGKILL: thrown from the log phase of a step, after its metrics line, before its checkpoint. */
-class KilledError extends Error {}
 
 export interface TrainAndResumeOptions {
   /** Makes the environment afresh for each run (it may be async: a dataset environment reads its data). */
@@ -43,17 +41,8 @@ export async function expectTrainsAndResumes(options: TrainAndResumeOptions): Pr
   expect(await maxWeightDifference(modelPath, result.finalModel)).toBeGreaterThan(1e-6);
 
   const killed = join(folder, "killed");
-  const run = train({
-    environment: await options.environment(),
-    modelPath,
-    directory: killed,
-    configuration,
-    ...trainer,
-    onStep: (line) => {
-      if (line.step === killAt) throw new KilledError(`killed during step ${killAt}`);
-    },
-  });
-  await expect(run).rejects.toBeInstanceOf(KilledError);
+  const environment = await options.environment();
+  await expectKilledDuringStep(killAt, (onStep) => train({ environment, modelPath, directory: killed, configuration, ...trainer, onStep }));
   const { checkpoint } = await findTrainingCheckpoint(killed);
   expect(checkpoint?.step).toBe(killAt - 1);
   const resumed = await train({ environment: await options.environment(), modelPath, directory: killed, configuration, ...trainer, resume: checkpoint! });

@@ -11,13 +11,14 @@ import { bundledArithmeticBase } from "../../../src/inference/model-files/bundle
 import { createRandomModel } from "../../../src/inference/model-files/create-random-model.js";
 import { NativeConstraintMasks } from "../../../src/inference/native/native-constraint-masks.js";
 import { evaluateTicTacToe } from "../../../src/tasks/tic-tac-toe/evaluate-tic-tac-toe.js";
-import { boardAfter, emptyCells, outcomeOf, sideToMove } from "../../../src/tasks/tic-tac-toe/tic-tac-toe-board.js";
+import { boardAfter, emptyCells, sideToMove } from "../../../src/tasks/tic-tac-toe/tic-tac-toe-board.js";
 import { createTicTacToeEnvironment } from "../../../src/tasks/tic-tac-toe/tic-tac-toe-environment.js";
 import { TicTacToeEpisode } from "../../../src/tasks/tic-tac-toe/tic-tac-toe-episode.js";
 import { legalMovesGrammar, ticTacToeMessages } from "../../../src/tasks/tic-tac-toe/tic-tac-toe-prompt.js";
 import { train } from "../../../src/training/loop/train.js";
 import { metricsWithoutTimings } from "../../training/reports/run-comparison.js";
 import { nativeAddon, skipNote } from "../../inference/native/native-addon-for-tests.js";
+import { expectWholeGames } from "./expect-whole-games.js";
 
 /** The byte vocabulary of project-made models: token 3 + b is byte b. */
 const byte = (character: string) => character.charCodeAt(0) + 3;
@@ -43,30 +44,17 @@ describe("tic-tac-toe on the engine (project-made models)", () => {
     const arena = new Arena({ client, seed: 4, concurrency: 8 }).register(new TicTacToeEpisode(), environment.stores["tic-tac-toe"]);
     const results = await arena.generateRollouts(arena.getBatch(environment.plan));
     expect(results).toHaveLength(8);
-    for (const result of results) {
-      expect(result.outcome).toEqual({ status: "scored" });
-      const { moves, winner, forfeitedBy } = result.rollout.artifacts as { moves: number[]; winner: string; forfeitedBy: string | null };
-      expect(forfeitedBy).toBeNull();
-      // boardAfter refuses an illegal move: every one was legal, and the game was played to its end.
-      expect(outcomeOf(boardAfter(moves))).toBe(winner);
-      const opening = (result.rollout.artifact as { opening: number[] }).opening;
-      expect(result.rollout.steps).toHaveLength(moves.length - opening.length);
-      result.rollout.steps.forEach((step, index) => {
-        const board = boardAfter(moves.slice(0, opening.length + index));
-        const move = moves[opening.length + index] as number;
-        expect(step.roleId).toBe(sideToMove(board));
-        expect(step.prompt).toEqual(ticTacToeMessages(board, sideToMove(board)));
-        expect(step.constraint).toEqual(legalMovesGrammar(board));
-        expect(step.constrained).toBe(true);
-        expect(step.completion[0]!.content).toBe(String(move));
-        expect(step.completionTokenIds[0]).toBe(byte(String(move)));
-        expect(step.completionLogprobs).toHaveLength(step.completionTokenIds.length);
-        for (const logprob of step.completionLogprobs) expect(logprob).toBeLessThanOrEqual(0);
-        expect(step.promptTokenIds.length).toBeGreaterThan(100);
-        expect(step.promptTokenIds.length + step.completionTokenIds.length).toBeLessThanOrEqual(256);
-      });
-      expect((result.rewards.x as number) + (result.rewards.o as number)).toBe(0);
-    }
+    expectWholeGames(results, (step, board, move) => {
+      expect(step.prompt).toEqual(ticTacToeMessages(board, sideToMove(board)));
+      expect(step.constraint).toEqual(legalMovesGrammar(board));
+      expect(step.completion[0]!.content).toBe(String(move));
+      expect(step.completionTokenIds[0]).toBe(byte(String(move)));
+      expect(step.completionLogprobs).toHaveLength(step.completionTokenIds.length);
+      for (const logprob of step.completionLogprobs) expect(logprob).toBeLessThanOrEqual(0);
+      expect(step.promptTokenIds.length).toBeGreaterThan(100);
+      expect(step.promptTokenIds.length + step.completionTokenIds.length).toBeLessThanOrEqual(256);
+    });
+    for (const result of results) expect((result.rewards.x as number) + (result.rewards.o as number)).toBe(0);
   });
 
   it.skipIf(nativeAddon.binding === undefined)(`whose mask allows exactly the empty cells' digits, and then only the end${skipNote}`, async () => {

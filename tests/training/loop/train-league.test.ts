@@ -8,9 +8,8 @@ import { createArithmeticEnvironment } from "../../../src/tasks/arithmetic/arith
 import { createTicTacToeEnvironment } from "../../../src/tasks/tic-tac-toe/tic-tac-toe-environment.js";
 import { train } from "../../../src/training/loop/train.js";
 import { findTrainingCheckpoint } from "../../../src/training/loop/training-checkpoint-files.js";
+import { expectKilledDuringStep } from "./killed-during-step.js";
 import { nativeAddon, skipNote } from "../../inference/native/native-addon-for-tests.js";
-
-class KilledError extends Error {}
 
 async function rollouts(directory: string): Promise<GenerateResult[]> {
   return (await readFile(join(directory, "rollouts.jsonl"), "utf8")).split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as GenerateResult);
@@ -81,16 +80,7 @@ describe("league opponents on the engine (tic-tac-toe, a tiny project-made model
     expect(policies).toEqual(["policy-v1.gguf", "policy-v2.gguf", "policy-v3.gguf"]);
 
     const killed = join(folder, "killed");
-    const run = train({
-      environment: createTicTacToeEnvironment(options),
-      modelPath,
-      directory: killed,
-      configuration,
-      onStep: (line) => {
-        if (line.step === 3) throw new KilledError("killed during step 3");
-      },
-    });
-    await expect(run).rejects.toBeInstanceOf(KilledError);
+    await expectKilledDuringStep(3, (onStep) => train({ environment: createTicTacToeEnvironment(options), modelPath, directory: killed, configuration, onStep }));
     const { checkpoint } = await findTrainingCheckpoint(killed);
     expect(checkpoint?.step).toBe(2);
     expect(checkpoint?.league).toEqual({ versions: [1, 2] });

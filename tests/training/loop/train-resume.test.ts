@@ -11,11 +11,10 @@ import { createArithmeticEnvironment } from "../../../src/tasks/arithmetic/arith
 import { train, type TrainOptions } from "../../../src/training/loop/train.js";
 import { findTrainingCheckpoint } from "../../../src/training/loop/training-checkpoint-files.js";
 import type { TrainingConfigurationInput } from "../../../src/training/loop/training-configuration.js";
+import { expectKilledDuringStep } from "./killed-during-step.js";
 import { syntheticPrmExamples } from "../prm/synthetic-prm-examples.js";
 import { maxWeightDifference, metricsDifferences, metricsWithoutTimings } from "../reports/run-comparison.js";
 
-/** Stands in for SIGKILL: thrown from the log phase of step 3, after its metrics line and policy file, before its checkpoint. */
-class KilledError extends Error {}
 
 /** Every line of a rollouts.jsonl, parsed (torn lines are an error here). */
 async function rolloutLines(path: string): Promise<unknown[]> {
@@ -56,15 +55,7 @@ describe("train resumed from a checkpoint (arithmetic environment, real engine, 
     await runTraining({ modelPath, directory: uninterrupted, configuration });
 
     const killed = join(folder, "killed");
-    const run = runTraining({
-      modelPath,
-      directory: killed,
-      configuration,
-      onStep: (line) => {
-        if (line.step === 3) throw new KilledError("killed during step 3");
-      },
-    });
-    await expect(run).rejects.toBeInstanceOf(KilledError);
+    await expectKilledDuringStep(3, (onStep) => runTraining({ modelPath, directory: killed, configuration, onStep }));
     // What SIGKILL can leave: a line cut mid-write after the step-3 line, and a torn manifest of the checkpoint it was writing.
     await appendFile(join(killed, "metrics.jsonl"), '{"step":3,"reward":0.1');
     const manifest = await readFile(join(killed, "checkpoints", "step-2.json"), "utf8");
@@ -99,15 +90,7 @@ describe("train resumed from a checkpoint (arithmetic environment, real engine, 
     const uninterrupted = join(folder, "frontier-uninterrupted");
     await runTraining({ modelPath, directory: uninterrupted, configuration: frontierConfiguration });
     const killed = join(folder, "frontier-killed");
-    const run = runTraining({
-      modelPath,
-      directory: killed,
-      configuration: frontierConfiguration,
-      onStep: (line) => {
-        if (line.step === 3) throw new KilledError("killed during step 3");
-      },
-    });
-    await expect(run).rejects.toBeInstanceOf(KilledError);
+    await expectKilledDuringStep(3, (onStep) => runTraining({ modelPath, directory: killed, configuration: frontierConfiguration, onStep }));
     const { checkpoint } = await findTrainingCheckpoint(killed);
     expect(checkpoint?.step).toBe(2);
     expect(checkpoint?.frontier).toMatchObject({ tracker: { random: { i: expect.any(Number) } } });

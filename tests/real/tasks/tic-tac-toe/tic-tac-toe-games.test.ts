@@ -5,10 +5,11 @@ import { grammarTextFor } from "../../../../src/inference/grammar/grammar-text-f
 import { LlamaInferenceClient } from "../../../../src/inference/llama/llama-inference-client.js";
 import { loadLlama } from "../../../../src/inference/llama/load-llama.js";
 import { NativeConstraintMasks } from "../../../../src/inference/native/native-constraint-masks.js";
-import { boardAfter, emptyCells, outcomeOf, sideToMove } from "../../../../src/tasks/tic-tac-toe/tic-tac-toe-board.js";
+import { boardAfter, emptyCells, sideToMove } from "../../../../src/tasks/tic-tac-toe/tic-tac-toe-board.js";
 import { createTicTacToeEnvironment } from "../../../../src/tasks/tic-tac-toe/tic-tac-toe-environment.js";
 import { TicTacToeEpisode } from "../../../../src/tasks/tic-tac-toe/tic-tac-toe-episode.js";
 import { legalMovesGrammar, ticTacToeMessages } from "../../../../src/tasks/tic-tac-toe/tic-tac-toe-prompt.js";
+import { expectWholeGames } from "../../../tasks/tic-tac-toe/expect-whole-games.js";
 import { REAL_MODEL_SKIP_REASON, SMOLLM2_PATH, realModelAvailable } from "../../real-model.js";
 
 // About 20 s on one thread of an idle machine: 8 games of SmolLM2 against itself (~30 moves of an 84-token prompt) and two masks.
@@ -34,26 +35,14 @@ describe(`tic-tac-toe on SmolLM2${REAL_MODEL_SKIP_REASON}`, () => {
     try {
       const block = (role: string, content: string) => `<|im_start|>${role}\n${content}<|im_end|>\n`;
       expect(results).toHaveLength(8);
-      for (const result of results) {
-        expect(result.outcome).toEqual({ status: "scored" });
-        const { moves, winner, forfeitedBy } = result.rollout.artifacts as { moves: number[]; winner: string; forfeitedBy: string | null };
-        expect(forfeitedBy).toBeNull();
-        expect(outcomeOf(boardAfter(moves))).toBe(winner);
-        const opening = (result.rollout.artifact as { opening: number[] }).opening.length;
-        expect(result.rollout.steps).toHaveLength(moves.length - opening);
-        result.rollout.steps.forEach((step, index) => {
-          const board = boardAfter(moves.slice(0, opening + index));
-          const seat = sideToMove(board);
-          const [system, user] = ticTacToeMessages(board, seat);
-          expect(step.roleId).toBe(seat);
-          expect(step.constrained).toBe(true);
-          expect(step.completion[0]!.content).toBe(String(moves[opening + index]));
-          const expected = `${block("system", system!.content)}${block("user", user!.content)}<|im_start|>assistant\n`;
-          expect(vocabulary.detokenize(step.promptTokenIds as never[], true)).toBe(expected);
-          expect(step.promptTokenIds).toEqual(vocabulary.tokenize(expected, true));
-          expect(step.completionLogprobs).toHaveLength(step.completionTokenIds.length);
-        });
-      }
+      expectWholeGames(results, (step, board, move) => {
+        const [system, user] = ticTacToeMessages(board, sideToMove(board));
+        expect(step.completion[0]!.content).toBe(String(move));
+        const expected = `${block("system", system!.content)}${block("user", user!.content)}<|im_start|>assistant\n`;
+        expect(vocabulary.detokenize(step.promptTokenIds as never[], true)).toBe(expected);
+        expect(step.promptTokenIds).toEqual(vocabulary.tokenize(expected, true));
+        expect(step.completionLogprobs).toHaveLength(step.completionTokenIds.length);
+      });
     } finally {
       await vocabulary.dispose();
     }
