@@ -5,9 +5,11 @@ import type { JsonValue } from "../../core/json.js";
 import { parseInput } from "../../core/parse-input.js";
 import type { GenerateResult } from "../../core/schemas/generate-result.js";
 import { CAPTURE_OBJECTIVES } from "../../tournament/detectors/capture-objectives.js";
+import { citizenSeatIssues } from "../../tournament/episode/citizen-seat-issues.js";
 import { TournamentRoleTextSchema } from "../../tournament/episode/tournament-role.js";
 import { CitizenIdSchema } from "../../tournament/world/actions.js";
 import type { Environment } from "../../environments/environment.js";
+import { citizenFigures } from "./citizen-figures.js";
 import { evaluateTournament } from "./evaluate-tournament.js";
 import { tournamentEpisodeModule } from "./tournament-episodes.js";
 import { packageRoot } from "../../core/package-root.js";
@@ -29,6 +31,21 @@ export const TournamentEnvironmentOptionsSchema = z.strictObject({
   llmCitizens: z.array(CitizenIdSchema).min(1).default(["c0"]),
   /** `honest` (rewarded by the worst-off citizen's share) or `red:<objective>` (by the capture score of treasury-drain, faction-suppression, emergency-overstay or exit-blocking). Default `honest`. */
   role: TournamentRoleTextSchema.default("honest"),
+  /**
+   * Citizens played by `opponent`, a model the run does not train, each a Role
+   * like the LLM citizens (same prompt and action grammar, its own reward) and
+   * bound to the frozen policy, so the run's `opponents` (current, frozen,
+   * league) decide who plays them. Needs `opponent`. Default none.
+   */
+  opponentCitizens: z.array(CitizenIdSchema).min(1).optional(),
+  /** What the opponent citizens play for, as `role` (a red one is its own red team). Needs `opponentCitizens`. Default `honest`. */
+  opponentRole: TournamentRoleTextSchema.optional(),
+  /**
+   * Binds the opponent citizens (`opponentCitizens`) to a frozen policy:
+   * `"base"` (the run's base model) or the path of a GGUF model or LoRA
+   * adapter (a checkpoint). Default: none, the policy plays only `llmCitizens`.
+   */
+  opponent: z.string().min(1).optional(),
   /** World seeds the steps draw from (0 … seeds−1); the evaluation plays the ones after. Default 64. */
   seeds: z.int().min(1).default(64),
   /** Seeds per step. Default 4. */
@@ -49,11 +66,13 @@ export const TournamentEnvironmentOptionsSchema = z.strictObject({
   temperature: z.number().min(0).default(1),
 })
   .superRefine((options, context) => {
-    const seated = [...options.llmCitizens.map((citizen, index) => ({ citizen, path: ["llmCitizens", index] })), ...(options.scriptedRed?.citizens ?? []).map((citizen, index) => ({ citizen, path: ["scriptedRed", "citizens", index] }))];
-    seated.forEach(({ citizen, path }, index) => {
-      if (Number(citizen.slice(1)) >= options.citizens) context.addIssue({ code: "custom", path, message: `a citizen of the world (c0 … c${options.citizens - 1}); raise citizens or name another` });
-      else if (seated.findIndex((other) => other.citizen === citizen) !== index) context.addIssue({ code: "custom", path, message: "each citizen once, in one of llmCitizens and scriptedRed.citizens" });
-    });
+    for (const { path, message } of citizenSeatIssues(options)) context.addIssue({ code: "custom", path, message });
+    if (options.opponentCitizens !== undefined && options.opponent === undefined) {
+      context.addIssue({ code: "custom", path: ["opponent"], message: `"base" or the path of a GGUF model or LoRA adapter: the policy that plays opponentCitizens` });
+    }
+    for (const field of ["opponent", "opponentRole"] as const) {
+      if (options[field] !== undefined && options.opponentCitizens === undefined) context.addIssue({ code: "custom", path: ["opponentCitizens"], message: `the citizens ${field} is for, e.g. ["c1"] (or leave out ${field})` });
+    }
   });
 export type TournamentEnvironmentOptions = z.input<typeof TournamentEnvironmentOptionsSchema>;
 
@@ -64,13 +83,14 @@ const TOURNAMENT = "tournament";
  * the commons under a constitution kernel, every action strict JSON under a
  * grammar of its own citizen's actions and judged by the legality gate;
  * scripted honest agents play the rest (a scripted red team some of them,
- * with `scriptedRed`). Each step plays `prompts` world
- * seeds `groupSize` times each, so GRPO compares the policy's play in the
- * same world. Rewards: see TournamentEpisode.
+ * with `scriptedRed`), or, with `opponentCitizens`, a frozen `opponent`
+ * plays some of them as Roles of their own (`frozenRoles`). Each step plays
+ * `prompts` world seeds `groupSize` times each, so GRPO compares the
+ * policy's play in the same world. Rewards: see TournamentEpisode.
  */
 export function createTournamentEnvironment(options?: JsonValue): Environment {
   const parsed = parseInput(TournamentEnvironmentOptionsSchema, options ?? {}, { fieldName: (path) => `environment.${path.map(String).join(".")}` });
-  const { kernel: kernelOption, seeds, prompts, groupSize, temperature, evaluateEpisodes, ...episode } = parsed;
+  const { kernel: kernelOption, seeds, prompts, groupSize, temperature, evaluateEpisodes, opponent, ...episode } = parsed;
   // Absolute, so that pool workers and a resumed run read the same file.
   const kernel = kernelOption === undefined ? defaultKernelPath() : resolve(kernelOption);
   const heldOutSeeds = Array.from({ length: evaluateEpisodes }, (_, index) => seeds + index);
@@ -79,28 +99,23 @@ export function createTournamentEnvironment(options?: JsonValue): Environment {
     episodes: tournamentEpisodeModule({ kernel, episode }),
     stores: { [TOURNAMENT]: ArtifactStore.of(Array.from({ length: seeds }, (_, seed) => ({ seed })), { capacity: seeds }) },
     plan: [{ episodeType: TOURNAMENT, count: prompts, groupSize }],
+    ...(opponent !== undefined && { frozenRoles: Object.fromEntries((parsed.opponentCitizens ?? []).map((citizen) => [citizen, opponent])) }),
     samplerDefaults: { temperature, maxTokens: parsed.maxTokens },
     evaluate: (client) => evaluateTournament(client, { kernel, episode, seeds: heldOutSeeds }),
-    summarise: tournamentStepSummary,
+    summarise: (results) => tournamentStepSummary(results, parsed.llmCitizens, parsed.opponentCitizens ?? []),
   };
 }
 
-interface CitizenSummary {
-  outcome: number;
-  submitted: number;
-  rejected: number;
-  invalid: number;
-}
-
-/** A step's LLM citizens: their mean outcome, the share of their submissions the gate refused, invalid outputs, and episodes with a capture finding. */
-function tournamentStepSummary(results: readonly GenerateResult[]): Record<string, number> {
+/**
+ * A step's LLM citizens: their mean outcome, the share of their submissions
+ * the gate refused, invalid outputs; the opponent citizens' same figures apart
+ * (`opponentMeanOutcome` …); and the episodes with a capture finding.
+ */
+function tournamentStepSummary(results: readonly GenerateResult[], llmCitizens: readonly string[], opponentCitizens: readonly string[]): Record<string, number> {
   const scored = results.filter((result) => result.outcome.status === "scored");
-  const citizens = scored.flatMap((result) => Object.values(result.rollout.artifacts.citizens as unknown as Record<string, CitizenSummary>));
-  const sum = (pick: (citizen: CitizenSummary) => number) => citizens.reduce((total, citizen) => total + pick(citizen), 0);
   return {
-    meanOutcome: sum((citizen) => citizen.outcome) / Math.max(citizens.length, 1),
-    rejectedShare: sum((citizen) => citizen.rejected) / Math.max(sum((citizen) => citizen.submitted), 1),
-    invalidOutputs: sum((citizen) => citizen.invalid),
+    ...citizenFigures(results, llmCitizens),
+    ...(opponentCitizens.length > 0 && citizenFigures(results, opponentCitizens, "opponent")),
     findingRate: scored.filter((result) => (result.rollout.artifacts.findings as unknown[]).length > 0).length / Math.max(scored.length, 1),
   };
 }

@@ -18,7 +18,8 @@ import { eventLogHash } from "../replay/canonical-json.js";
 import { CitizenIdSchema } from "../world/actions.js";
 import { TournamentWorld } from "../world/tournament-world.js";
 import { captureScore, worstOffShare } from "./citizen-outcome.js";
-import { TournamentRoleSchema, roleGoal } from "./tournament-role.js";
+import { citizenSeatIssues } from "./citizen-seat-issues.js";
+import { TournamentRoleSchema, roleGoal, type TournamentRole } from "./tournament-role.js";
 import { TournamentVerifier } from "./tournament-verifier.js";
 
 export const TournamentEpisodeOptionsSchema = z.strictObject({
@@ -34,6 +35,15 @@ export const TournamentEpisodeOptionsSchema = z.strictObject({
   llmCitizens: z.array(CitizenIdSchema).min(1).default(["c0"]),
   /** What the LLM citizens play for: `honest` (worst-off first) or `red:<objective>` (a capture objective, the LLM citizens the red team). Default `honest`. */
   role: TournamentRoleSchema.prefault("honest"),
+  /**
+   * Citizens played by a model through the same strict-JSON path, each its
+   * own Role like the LLM citizens, whom the environment binds to a frozen
+   * policy (its `frozenRoles`: a frozen opponent, or a league's snapshots), so
+   * they are never trained unless the run's opponents are `current`. Default none.
+   */
+  opponentCitizens: z.array(CitizenIdSchema).default([]),
+  /** What the opponent citizens play for, as `role` (a red one is its own red team). Default `honest`. */
+  opponentRole: TournamentRoleSchema.prefault("honest"),
   /** A scripted red team among the other citizens (createRedTeamAgent's policy for `objective`, each on its own seeded stream). Default none: every other citizen is honest. */
   scriptedRed: z.strictObject({ objective: z.enum(CAPTURE_OBJECTIVES), citizens: z.array(CitizenIdSchema).min(1) }).optional(),
   /** Tries per turn, as in playRounds; after this many refusals (or invalid outputs) the citizen passes. Default 2. */
@@ -51,7 +61,7 @@ const TournamentArtifactSchema = z.strictObject({
 });
 export type TournamentArtifact = z.infer<typeof TournamentArtifactSchema>;
 
-/** A played tournament and the LLM citizens' agents. */
+/** A played tournament and the agents of the citizens a model plays (the LLM citizens and the opponent citizens). */
 export interface TournamentEpisodeState {
   world: TournamentWorld;
   llmAgents: Readonly<Record<string, LlmCitizenAgent>>;
@@ -60,10 +70,12 @@ export interface TournamentEpisodeState {
 /**
  * A tournament as an Episode: one or more LLM citizens (Roles) play `rounds`
  * rounds beside scripted honest citizens (and a scripted red team, with
- * `scriptedRed`), every action through the legality
+ * `scriptedRed`; opponent citizens, Roles too, with `opponentCitizens`),
+ * every action through the legality
  * gate with playRounds' retries. A refused LLM action keeps its Step and is
- * counted. Each LLM citizen's reward is its outcome — the worst-off share
- * for an honest one, the red team's capture score for a red one — less
+ * counted. Each model-played citizen's reward is its side's outcome — the
+ * worst-off share for an honest one, its team's capture score for a red one
+ * (the LLM citizens one team, the opponent citizens another) — less
  * `rejectionPenalty` per refusal. The world and the scripted citizens depend
  * only on the artifact's seed, so a GRPO group (one seed) compares the
  * policy's play in the same world.
@@ -81,23 +93,20 @@ export class TournamentEpisode extends Episode<TournamentArtifact, TournamentEpi
   ) {
     super();
     this.options = parseInput(TournamentEpisodeOptionsSchema, options, { fieldName: (path) => `tournament.${path.map(String).join(".")}` });
-    const { llmCitizens, citizens, scriptedRed } = this.options;
-    const seated = [...llmCitizens.map((citizen, index) => ({ citizen, field: `tournament.llmCitizens[${index}]` })), ...(scriptedRed?.citizens ?? []).map((citizen, index) => ({ citizen, field: `tournament.scriptedRed.citizens[${index}]` }))];
-    for (const [index, { citizen, field }] of seated.entries()) {
-      if (Number(citizen.slice(1)) >= citizens) throw new InvalidInputError(field, `a citizen of the world (c0 … c${citizens - 1}); raise citizens or name another`, citizen);
-      if (seated.findIndex((other) => other.citizen === citizen) !== index) throw new InvalidInputError(field, "each citizen once, in one of llmCitizens and scriptedRed.citizens", citizen);
-    }
-    this.roles = llmCitizens.map((id) => RoleSchema.parse({ id, sampler: { maxTokens: this.options.maxTokens } }));
+    const [issue] = citizenSeatIssues(this.options);
+    if (issue) throw new InvalidInputError(issue.path.reduce<string>((field, part) => (typeof part === "number" ? `${field}[${part}]` : `${field}.${part}`), "tournament"), issue.message, issue.citizen);
+    this.roles = [...this.options.llmCitizens, ...this.options.opponentCitizens].map((id) => RoleSchema.parse({ id, sampler: { maxTokens: this.options.maxTokens } }));
     this.verifier = new TournamentVerifier({ rejectionPenalty: this.options.rejectionPenalty });
   }
 
   async rollout(context: EpisodeContext, artifact: TournamentArtifact): Promise<TournamentEpisodeState> {
-    const { rounds, citizens, factions, initialTreasury, llmCitizens, role, maxAttemptsPerTurn, scriptedRed } = this.options;
+    const { rounds, citizens, factions, initialTreasury, maxAttemptsPerTurn, scriptedRed } = this.options;
     const world = new TournamentWorld(this.kernel, { numCitizens: citizens, factions, initialTreasury, seed: artifact.seed });
     const llmAgents: Record<string, LlmCitizenAgent> = {};
     const agents: Record<string, TournamentAgent> = {};
     for (const citizen of world.citizens()) {
-      if (llmCitizens.includes(citizen)) agents[citizen] = llmAgents[citizen] = new LlmCitizenAgent(context, { roleId: citizen, rounds, goal: roleGoal(role) });
+      const side = this.sides().find((candidate) => candidate.citizens.includes(citizen));
+      if (side) agents[citizen] = llmAgents[citizen] = new LlmCitizenAgent(context, { roleId: citizen, rounds, goal: roleGoal(side.role) });
       else if (scriptedRed?.citizens.includes(citizen)) agents[citizen] = createRedTeamAgent(scriptedRed.objective, scriptedRed.citizens, agentStream(artifact.seed, 0, citizen));
       else agents[citizen] = new HonestAgent(agentStream(artifact.seed, 0, citizen));
     }
@@ -105,22 +114,25 @@ export class TournamentEpisode extends Episode<TournamentArtifact, TournamentEpi
     return { world, llmAgents };
   }
 
-  /** Per LLM citizen: its outcome, submissions, refusals and invalid outputs; and the world's summary (findings, event-log hash). */
+  /** Per model-played citizen: its side's outcome, submissions, refusals and invalid outputs; and the world's summary (findings, event-log hash). */
   finalize(state: TournamentEpisodeState, artifact: TournamentArtifact): JsonObject {
     const { world, llmAgents } = state;
-    const { role, llmCitizens, scriptedRed } = this.options;
-    const context = { kernel: this.kernel, world: world.config, redTeam: role.kind === "red" ? llmCitizens : [] };
-    const outcome = role.kind === "honest" ? worstOffShare(world.state) : captureScore(role.objective, world.events, context);
+    const { role, scriptedRed } = this.options;
+    const sides = this.sides();
+    const context = (team: readonly string[]) => ({ kernel: this.kernel, world: world.config, redTeam: team });
     const citizens: JsonObject = {};
-    for (const citizen of llmCitizens) {
-      const agent = llmAgents[citizen] as LlmCitizenAgent;
-      citizens[citizen] = {
-        outcome,
-        submitted: world.actions.filter((action) => action.actor === citizen).length,
-        rejected: world.events.filter((event) => event.type === "rejected" && event.action?.actor === citizen).length,
-        calls: agent.tally.calls,
-        invalid: agent.tally.invalid,
-      };
+    for (const side of sides) {
+      const outcome = side.role.kind === "honest" ? worstOffShare(world.state) : captureScore(side.role.objective, world.events, context(side.citizens));
+      for (const citizen of side.citizens) {
+        const agent = llmAgents[citizen] as LlmCitizenAgent;
+        citizens[citizen] = {
+          outcome,
+          submitted: world.actions.filter((action) => action.actor === citizen).length,
+          rejected: world.events.filter((event) => event.type === "rejected" && event.action?.actor === citizen).length,
+          calls: agent.tally.calls,
+          invalid: agent.tally.invalid,
+        };
+      }
     }
     return {
       seed: artifact.seed,
@@ -128,10 +140,16 @@ export class TournamentEpisode extends Episode<TournamentArtifact, TournamentEpi
       role: role.kind === "honest" ? "honest" : `red:${role.objective}`,
       roundsPlayed: world.turn,
       worstOffShare: worstOffShare(world.state),
-      // Judged against every red citizen, the LLM's (when red) and the scripted team's.
-      findings: detectCaptures(world.events, { ...context, redTeam: [...context.redTeam, ...(scriptedRed?.citizens ?? [])] }).map((finding) => finding.objective),
+      // Judged against every red citizen: the LLM's and the opponents' (each when red) and the scripted team's.
+      findings: detectCaptures(world.events, context([...sides.flatMap((side) => (side.role.kind === "red" ? side.citizens : [])), ...(scriptedRed?.citizens ?? [])])).map((finding) => finding.objective),
       eventLogHash: eventLogHash(world.events),
       citizens,
     };
+  }
+
+  /** The model-played sides: the LLM citizens for `role`, and the opponent citizens (when any) for `opponentRole`. */
+  private sides(): { citizens: readonly string[]; role: TournamentRole }[] {
+    const { llmCitizens, role, opponentCitizens, opponentRole } = this.options;
+    return [{ citizens: llmCitizens, role }, ...(opponentCitizens.length > 0 ? [{ citizens: opponentCitizens, role: opponentRole }] : [])];
   }
 }

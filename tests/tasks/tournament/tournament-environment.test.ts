@@ -35,6 +35,14 @@ describe("the tournament environment", () => {
     await expect(loadEnvironment("tournament", { citizens: 3, llmCitizens: ["c0", "c3"] })).rejects.toThrow(/environment\.llmCitizens\.1.*c0 … c2/);
     await expect(loadEnvironment("tournament", { scriptedRed: { objective: "treasury-drain", citizens: ["c0"] } })).rejects.toThrow(/environment\.scriptedRed\.citizens\.0.*once/);
     expect((await loadEnvironment("tournament", { role: "red:exit-blocking", llmCitizens: ["c0", "c1"], scriptedRed: { objective: "treasury-drain", citizens: ["c4"] } })).name).toBe("tournament");
+    // Opponent citizens: in the world, seated once, and never without the policy that plays them (nor it without them).
+    await expect(loadEnvironment("tournament", { opponentCitizens: ["c1"] })).rejects.toThrow(/environment\.opponent: expected "base" or the path of a GGUF model or LoRA adapter: the policy that plays opponentCitizens/);
+    await expect(loadEnvironment("tournament", { opponent: "base" })).rejects.toThrow(/environment\.opponentCitizens: expected the citizens opponent is for, e\.g\. \["c1"\]/);
+    await expect(loadEnvironment("tournament", { opponentRole: "red:treasury-drain" })).rejects.toThrow(/environment\.opponentCitizens: expected the citizens opponentRole is for/);
+    await expect(loadEnvironment("tournament", { opponentCitizens: ["c0"], opponent: "base" })).rejects.toThrow(/environment\.opponentCitizens\.0.*once, in one of llmCitizens, opponentCitizens and scriptedRed\.citizens/);
+    await expect(loadEnvironment("tournament", { citizens: 3, opponentCitizens: ["c3"], opponent: "base" })).rejects.toThrow(/environment\.opponentCitizens\.0.*c0 … c2/);
+    await expect(loadEnvironment("tournament", { opponentCitizens: ["c1"], opponent: "base", opponentRole: "red:anarchy" })).rejects.toThrow(/environment\.opponentRole.*red:<objective>/);
+    expect((await loadEnvironment("tournament", { opponentCitizens: ["c1", "c2"], opponent: "base", opponentRole: "red:exit-blocking" })).frozenRoles).toEqual({ c1: "base", c2: "base" });
   });
 
   it("trains the bundled base with --trainer ggml: every LLM action is grammar-constrained JSON that parses and goes through the gate, the update trains the constrained Steps, and the held-out evaluation plays greedily (real engine)", async () => {
@@ -83,5 +91,40 @@ describe("the tournament environment", () => {
     // The base knows only arithmetic: it picks actions the gate refuses (a tenth to a fifth of them), so the groups' rewards differ.
     expect(lines.some((line) => (line.environment.rejectedShare as number) > 0)).toBe(true);
     // ~8 s alone on two cores.
+  }, 120_000);
+
+  it("plays opponent citizens from a league (--opponents league): their Steps carry a kept snapshot's version and never train, and the step line and the evaluation report them apart (real engine)", async () => {
+    const options: TournamentEnvironmentOptions = { rounds: 1, citizens: 3, prompts: 2, groupSize: 2, seeds: 8, evaluateEpisodes: 2, opponentCitizens: ["c1"], opponent: "base" };
+    const directory = join(folder, "league");
+    const lines: TrainingStepMetrics[] = [];
+    const { evaluations } = await train({
+      environment: createTournamentEnvironment(options),
+      modelPath: bundledArithmeticBase(),
+      directory,
+      trainer: "ggml",
+      configuration: { environment: options, steps: 2, seed: 5, sequences: 8, evaluateEvery: 0, opponents: "league", league: { size: 2, currentShare: 0.5 }, trainer: { optimizer: { learningRate: 1e-3 } } },
+      onStep: (line) => lines.push(line),
+    });
+    const results = await rollouts(directory);
+    expect(results).toHaveLength(8);
+    results.forEach((result, index) => {
+      const step = Math.floor(index / 4);
+      const moves = result.rollout.steps;
+      expect(new Set(moves.map((move) => move.roleId))).toEqual(new Set(["c0", "c1"]));
+      for (const move of moves) if (move.roleId === "c0") expect(move.policyVersion).toBe(step);
+      // The league before step 1 is version 0 alone, before step 2 versions 0 and 1 (the current policy is version 1 too).
+      for (const move of moves) if (move.roleId === "c1") expect([[0], [0, 1]][step]).toContain(move.policyVersion);
+    });
+    lines.forEach((line, index) => {
+      // Only the policy's citizen trains: its Steps are the step's records (trained or skipped), the opponent's never.
+      const own = results.slice(4 * index, 4 * index + 4).flatMap((result) => result.rollout.steps).filter((move) => move.roleId === "c0").length;
+      expect(line.trainedRecords + Object.values(line.skippedRecords).reduce((sum, count) => sum + count, 0)).toBe(own);
+      expect(Object.values(line.opponents ?? {}).reduce((sum, entry) => sum + entry.games, 0)).toBe(4);
+      expect(line.environment).toEqual(expect.objectContaining({ rejectedShare: expect.any(Number), opponentRejectedShare: expect.any(Number) }));
+    });
+    expect(evaluations.map((evaluation) => Object.keys(evaluation.figures ?? {}).filter((name) => name.startsWith("opponent")).sort())).toEqual([
+      ["opponentInvalidOutputs", "opponentMeanOutcome", "opponentRejectedShare"],
+      ["opponentInvalidOutputs", "opponentMeanOutcome", "opponentRejectedShare"],
+    ]);
   }, 120_000);
 });

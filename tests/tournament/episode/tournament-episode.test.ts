@@ -103,11 +103,54 @@ describe("the tournament as an episode (scripted client)", () => {
     for (const result of results) expect(result.rollout.artifacts.findings).toEqual(expect.any(Array));
   });
 
+  it("seats opponent citizens as Roles of their own: the client bound to them (roleClients) plays their turns for opponentRole, they are scored as their own red team, and they get rewards but no credit, so no training record", async () => {
+    // The opponent, a red team of one, declares an emergency when none is in force and ends its own; the policy passes.
+    const chain = (request: GenerationRequest) => {
+      const citizen = citizenOf(request);
+      const prompt = request.messages.at(-1)!.content;
+      const emergency = /\nE:(c\d+)/.exec(prompt)?.[1];
+      if (prompt.includes("\nrefused")) return JSON.stringify({ type: "Pass", actor: citizen });
+      return JSON.stringify({ type: emergency === citizen ? "EndEmergency" : emergency === undefined ? "DeclareEmergency" : "Pass", actor: citizen });
+    };
+    const policy = new ScriptedInferenceClient({ rules: [{ when: () => true, reply: (request) => JSON.stringify({ type: "Pass", actor: citizenOf(request) }) }], capabilities: { jsonSchema: true } });
+    const opponent = new ScriptedInferenceClient({ rules: [{ when: () => true, reply: chain }], capabilities: { jsonSchema: true } });
+    const episode = new TournamentEpisode(kernel, { rounds: 6, opponentCitizens: ["c1"], opponentRole: "red:emergency-overstay" });
+    expect(episode.roles.map((role) => role.id)).toEqual(["c0", "c1"]);
+    const arena = new Arena({ client: policy, roleClients: { c1: opponent }, seed: 1 });
+    arena.register(episode);
+    const results = await arena.generateRollouts([0, 1, 2].map((seed) => ({ episodeType: "tournament", artifact: { seed } })));
+    expect(new Set(policy.requests.map(citizenOf))).toEqual(new Set(["c0"]));
+    expect(new Set(opponent.requests.map(citizenOf))).toEqual(new Set(["c1"]));
+    expect(policy.requests[0]!.messages.at(-1)!.content).toMatch(/^c0 goal:fair /);
+    expect(opponent.requests[0]!.messages.at(-1)!.content).toMatch(/^c1 goal:emergency-overstay /);
+    for (const result of results) {
+      expect(result.outcome.status).toBe("scored");
+      const { c0, c1 } = citizens(result);
+      // The policy's citizen is paid the worst-off share, the opponent its own team's capture progress.
+      expect(c0!.outcome).toBe(result.rollout.artifacts.worstOffShare);
+      expect(c1!.outcome).toBeGreaterThan(0);
+      expect(c1!.outcome).not.toBe(c0!.outcome);
+      expect(result.rewards).toEqual({ c0: c0!.outcome - 0.1 * c0!.rejected, c1: c1!.outcome - 0.1 * c1!.rejected });
+    }
+    const assignments = arena.assignCredit(results);
+    expect(new Set(assignments.map((assignment) => assignment.roleId))).toEqual(new Set(["c0"]));
+    const batch = arena.buildTrainingBatch(results, assignments, 1);
+    const steps = results.flatMap((result) => result.rollout.steps);
+    expect(batch.records.map((record) => record.roleId)).toEqual(steps.filter((step) => step.roleId === "c0").map(() => "c0"));
+    expect(batch.stats.skippedSteps).toBe(steps.filter((step) => step.roleId === "c1").length);
+    expect(batch.stats.skippedSteps).toBeGreaterThan(0);
+  });
+
   it("refuses an LLM citizen outside the world, or named twice", () => {
     expect(() => new TournamentEpisode(kernel, { citizens: 3, llmCitizens: ["c3"] })).toThrow(/tournament\.llmCitizens\[0\].*c0 … c2/);
     expect(() => new TournamentEpisode(kernel, { llmCitizens: ["c1", "c1"] })).toThrow(/llmCitizens\[1\].*once/);
     expect(() => new TournamentEpisode(kernel, { role: "red:world-domination" })).toThrow(/tournament\.role/);
     expect(() => new TournamentEpisode(kernel, { scriptedRed: { objective: "treasury-drain", citizens: ["c1", "c0"] } })).toThrow(/tournament\.scriptedRed\.citizens\[1\].*once/);
+    // An opponent citizen too sits once, across the three lists, and in the world.
+    expect(() => new TournamentEpisode(kernel, { opponentCitizens: ["c2", "c0"] })).toThrow(/tournament\.opponentCitizens\[1\].*once, in one of llmCitizens, opponentCitizens and scriptedRed\.citizens/);
+    expect(() => new TournamentEpisode(kernel, { citizens: 3, opponentCitizens: ["c3"] })).toThrow(/tournament\.opponentCitizens\[0\].*c0 … c2/);
+    expect(() => new TournamentEpisode(kernel, { opponentCitizens: ["c3"], scriptedRed: { objective: "treasury-drain", citizens: ["c3"] } })).toThrow(/tournament\.scriptedRed\.citizens\[0\].*once/);
+    expect(() => new TournamentEpisode(kernel, { opponentCitizens: ["c1"], opponentRole: "red:anarchy" })).toThrow(/tournament\.opponentRole/);
   });
 
   it("scores worst-off first: equal holdings are 1, a citizen left behind lowers it", () => {
