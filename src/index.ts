@@ -60,7 +60,7 @@ export {
 
 // Environments: what a task hands the training loop
 export {
-  type Environment, type EnvironmentClusters, type EnvironmentEvaluation, type EnvironmentEvaluateOptions, type ClusterStepOutcome,
+  type Environment, type EnvironmentClusters, type EnvironmentEvaluation, type EnvironmentEvaluateOptions, type EvaluationOpponent, type ClusterStepOutcome,
   type EnvironmentFactory, loadEnvironmentFrom, ENVIRONMENT_FACTORY_EXPORT, type EnvironmentRegistry
 } from "./environments/index.js";
 

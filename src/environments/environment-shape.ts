@@ -35,6 +35,7 @@ export const EnvironmentShapeSchema = z.strictObject({
   labelledEpisodeTypes: z.array(z.string().min(1)).min(1, "at least one episode type, or leave it out to label every type").optional(),
   evaluate: functionSchema.optional(),
   evaluatesPassAtK: z.boolean().optional(),
+  evaluatesOpponents: z.boolean().optional(),
   adjustStepRewards: functionSchema.optional(),
   summarise: functionSchema.optional(),
   summariseRun: functionSchema.optional(),

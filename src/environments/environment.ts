@@ -53,7 +53,9 @@ export interface Environment {
   /**
    * A held-out evaluation on the engine at the current weights (every
    * `evaluateEvery` steps and at the end, and `selfplay eval --env`). With
-   * `samples` (only where `evaluatesPassAtK` is declared), pass@k besides.
+   * `samples` (only where `evaluatesPassAtK` is declared), pass@k besides;
+   * with `opponents` (only where `evaluatesOpponents` is declared), the
+   * policy's record against each.
    */
   evaluate?(client: InferenceClient, options?: EnvironmentEvaluateOptions): Promise<EnvironmentEvaluation>;
   /**
@@ -62,6 +64,13 @@ export interface Environment {
    * band share, clean episodes) leaves it out. Default false.
    */
   readonly evaluatesPassAtK?: boolean;
+  /**
+   * Whether `evaluate` plays the policy against the model `opponents` it is
+   * given and reports its record against each in `figures` (a game's;
+   * `selfplay eval --against FILE`, and a league run's snapshots at every
+   * evaluation). Default false: `opponents` are never passed.
+   */
+  readonly evaluatesOpponents?: boolean;
   /**
    * A term of the rewards that no single rollout can compute, over one
    * training draw's results (R-Zero's penalty on a proposal that others in the
@@ -92,6 +101,20 @@ export interface EnvironmentEvaluateOptions {
   samples?: number;
   /** Seed of the samples (an integer from 0 to 4294967295). Default 0. */
   seed?: number;
+  /**
+   * Policies to play the evaluated one against, each its own client (only
+   * where `evaluatesOpponents` is declared): a league's snapshots, a file
+   * given on the command line. Absent or empty: the evaluation's own
+   * opponents only.
+   */
+  opponents?: readonly EvaluationOpponent[];
+}
+
+/** A policy the evaluation plays against: a model, so its moves are its client's. */
+export interface EvaluationOpponent {
+  /** Its name in the figures (`v3`, `base`, `final`): letters, digits, `-` and `_`, unique among the opponents (assertEvaluationOpponentNames). */
+  name: string;
+  client: InferenceClient;
 }
 
 /** A held-out evaluation: the share of problems solved (greedy) and how many there were. */

@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -157,6 +157,25 @@ describe("selfplay eval --env (real engine, the bundled base)", () => {
     expect(JSON.parse(adapted.stdout)).toEqual({ ...base, lora: adapter });
   });
 
+  it("tic-tac-toe --against: the policy against the base and a run folder's policies, each in each seat, beside the fixed players", async () => {
+    const config = await configFile("tic-tac-toe-against", { evaluateGames: 2 });
+    const run = join(folder, "league-run");
+    await mkdir(join(run, "policies"), { recursive: true });
+    await createTrainableAdapter({ modelPath: bundledArithmeticBase(), path: join(run, "policies", "policy-v1.lora.gguf") });
+    const { code, stdout, stderr } = await runCli(["eval", "--env", "tic-tac-toe", "--config", config, "--against", "base", "--against", run, "--json"]);
+    expect(code, stderr).toBe(0);
+    const { n, figures } = JSON.parse(stdout) as EnvironmentEvalJson;
+    // n is the fixed players' games; each opponent's are its own figures.
+    expect(n).toBe(8);
+    const league = Object.keys(figures!).filter((key) => key.startsWith("league."));
+    expect([...new Set(league.map((key) => key.split(".")[1]))]).toEqual(["base", "v1"]);
+    for (const name of ["base", "v1"]) {
+      for (const seat of ["x", "o"]) expect(["win", "draw", "loss"].reduce((sum, result) => sum + figures![`league.${name}.${seat}.${result}`]!, 0)).toBeCloseTo(1, 12);
+      // Under the grammar neither side can name an occupied cell.
+      expect([figures![`league.${name}.forfeits`], figures![`league.${name}.opponentForfeits`]]).toEqual([0, 0]);
+    }
+  });
+
   it("a module's environment: its evaluate gets the samples it declares it can take", async () => {
     const module = join(folder, "counting-environment.js");
     await writeFile(
@@ -191,6 +210,11 @@ describe("selfplay eval --env: what it refuses, exit 2 before a model loads", ()
     { argv: ["--env", "arithmetic", "--problems", "problems.jsonl"], message: /--problems: .*expected no --problems with --env/ },
     { argv: ["--env", "arithmetic", "--n", "5"], message: /--n: got 5; expected no --n with --env/ },
     { argv: ["--task", "arithmetic", "--config", "config.json"], message: /--config: .*expected no --config with --task/ },
+    { argv: ["--env", "exact-match", "--against", "base"], message: /--against: got "base"; expected no --against: the exact-match environment's evaluation plays no opponents/ },
+    { argv: ["--task", "arithmetic", "--against", "base"], message: /--against: got "base"; expected no --against with --task/ },
+    { argv: ["--env", "tic-tac-toe", "--against", "no-such.gguf"], message: /--against: got "no-such\.gguf"; expected "base", a GGUF model or LoRA adapter file/ },
+    { argv: ["--env", "tic-tac-toe", "--against", "src"], message: /--against: got "src"; expected .*src holds no policy-v<N>\.lora\.gguf/ },
+    { argv: ["--env", "tic-tac-toe", "--against", "base", "--against", "base"], message: /--against: got "base"; expected opponent names .*two opponents are named "base"/ },
   ])("eval $argv", async ({ argv, message }) => {
     const { code, stdout, stderr } = await runCli(["eval", ...argv]);
     expect(code).toBe(2);

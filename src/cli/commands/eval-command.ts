@@ -11,6 +11,7 @@ import { MAX_SEED } from "../../core/schemas/sampler-settings.js";
 import { loadEnvironment } from "../../tasks/built-in-environments.js";
 import { heldOutExamples, sampleWithoutReplacement } from "../../tasks/arithmetic/held-out-examples.js";
 import { evaluateArithmetic, type ArithmeticExample } from "../../tasks/arithmetic/evaluate-arithmetic.js";
+import { openFrozenPolicies } from "../../training/loop/open-frozen-policies.js";
 import { TrainingConfigurationSchema } from "../../training/loop/training-configuration.js";
 import { bundledArithmeticBase } from "../../inference/model-files/bundled-models.js";
 import { ensureDefaultModel } from "../../inference/model-files/default-model.js";
@@ -23,6 +24,7 @@ import { openCommandClient } from "../open-command-client.js";
 import { addServerClientOptions, SERVER_CLIENT_FLAGS, serverClientSettings } from "../server-client-flags.js";
 import { readConfigurationFile } from "../read-configuration-file.js";
 import { formatEvaluationFigures } from "../format-evaluation-figures.js";
+import { againstOpponents } from "../against-opponents.js";
 
 export const EvalCommandOptionsSchema = z.object({
   model: z.string().min(1, "a GGUF file path").optional(),
@@ -37,6 +39,7 @@ export const EvalCommandOptionsSchema = z.object({
   samples: integerFlag(0, 64),
   sequences: integerFlag(1, 256),
   json: z.boolean().default(false),
+  against: z.array(z.string().min(1, '"base", a GGUF file or a run folder')).default([]),
   client: z.enum(["llama", "openai"], { error: "one of: llama, openai" }).optional(),
   ...SERVER_CLIENT_FLAGS,
   ...DEVICE_FLAG,
@@ -48,7 +51,8 @@ const ProblemLineSchema = z.object({ problem: z.string().min(1), answer: z.union
 /**
  * `selfplay eval`: with `--env`, any environment's held-out evaluation
  * (`evaluate`) on the engine, and pass@k with `--samples k` where the
- * environment can; without it (`--task arithmetic`), greedy accuracy on
+ * environment can, and the policy's record against `--against` opponents
+ * where it plays them; without it (`--task arithmetic`), greedy accuracy on
  * arithmetic problems — a problems file (`{"problem": "23+45", "answer":
  * "68"}` a line), or the held-out split, `--n` of them drawn with `--seed` —
  * with pass@k and accuracy per cluster.
@@ -82,6 +86,10 @@ async function evalEnvironment(options: EvalCommandOptions, name: string, server
   if (options.samples > 0 && environment.evaluatesPassAtK !== true) {
     throw new InvalidInputError("--samples", `0 (greedy only): the ${environment.name} environment's evaluation has no pass@k (it does not declare evaluatesPassAtK); leave out --samples`, options.samples);
   }
+  if (options.against.length > 0 && environment.evaluatesOpponents !== true) {
+    throw new InvalidInputError("--against", `no --against: the ${environment.name} environment's evaluation plays no opponents it is given (it does not declare evaluatesOpponents)`, options.against[0]);
+  }
+  const against = await againstOpponents(options.against);
   const modelPath = options.model ?? bundledArithmeticBase();
   const client = await openCommandClient(
     {
@@ -94,9 +102,18 @@ async function evalEnvironment(options: EvalCommandOptions, name: string, server
     server,
   );
   announceDevice(io, client);
+  // Each opponent on its own engine here, over --model ("base" is --model itself), whatever serves the policy.
+  const opponents = await openFrozenPolicies(against, modelPath, options.sequences, environment.contextSize, options.device).catch(async (error: unknown) => {
+    await client.dispose();
+    throw error;
+  });
   try {
+    const evaluateOptions = {
+      ...(options.samples > 0 && { samples: options.samples, seed: options.seed }),
+      ...(options.against.length > 0 && { opponents: Object.entries(opponents.roleClients).map(([opponent, opponentClient]) => ({ name: opponent, client: opponentClient })) }),
+    };
     // Checked above: the environment has an evaluate.
-    const { heldOutAccuracy, n, passAtK, figures } = (await evaluateEnvironment(environment, client, name, options.samples > 0 ? { samples: options.samples, seed: options.seed } : {})) as EnvironmentEvaluation;
+    const { heldOutAccuracy, n, passAtK, figures } = (await evaluateEnvironment(environment, client, name, evaluateOptions)) as EnvironmentEvaluation;
     const model = `${modelPath}${options.lora === undefined ? "" : ` + ${options.lora}`}`;
     if (options.json) {
       io.stdout(`${JSON.stringify({ environment: environment.name, model: modelPath, ...(options.lora !== undefined && { lora: options.lora }), heldOutAccuracy, n, ...(passAtK && { passAtK }), ...(figures && { figures }) })}\n`);
@@ -105,6 +122,7 @@ async function evalEnvironment(options: EvalCommandOptions, name: string, server
     }
     return EXIT.ok;
   } finally {
+    await opponents.dispose();
     await client.dispose();
   }
 }
@@ -113,6 +131,7 @@ async function evalEnvironment(options: EvalCommandOptions, name: string, server
 async function evalTask(options: EvalCommandOptions, server: ServerSettings, io: CliIo): Promise<number> {
   if (options.config !== undefined) throw new InvalidInputError("--config", "no --config with --task (it holds an environment's options: give --env)", options.config);
   if (options.data !== undefined) throw new InvalidInputError("--data", "no --data with --task (its problems file is --problems; --data is an environment's: give --env dataset)", options.data);
+  if (options.against.length > 0) throw new InvalidInputError("--against", "no --against with --task (opponents are a game's: --env tic-tac-toe)", options.against[0]);
   const task = options.task ?? "arithmetic";
   let examples: (ArithmeticExample & { cluster?: string })[];
   if (options.problems !== undefined) {
@@ -152,6 +171,11 @@ export function registerEvalCommand(program: Command, context: CommandContext): 
     .addOption(new Option("--n <n>", "with --task: problems to draw (default: all)"))
     .addOption(new Option("--seed <n>", "seed of the pass@k samples (and of --task's draw)").default("0"))
     .addOption(new Option("--samples <k>", "samples per problem for pass@k, at temperature 1 (the dataset environment: at its `temperature`) (0: greedy only); with --env, only environments that declare evaluatesPassAtK").default("0"))
+    .addOption(
+      new Option("--against <policy>", 'with --env: an opponent to evaluate against, repeatable — "base" (--model), a GGUF model or LoRA adapter (a run\'s final.lora.gguf, named final), or a run folder (each policies/policy-v<N> file, named v<N>); environments that declare evaluatesOpponents (tic-tac-toe)').argParser(
+        (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+      ),
+    )
     .addOption(new Option("--sequences <n>", "sequences the engine decodes in parallel").default("16"))
     .addOption(new Option("--json", "print {environment, model, lora?, heldOutAccuracy, n, passAtK?, figures?} with --env; {model, task, heldOutAccuracy, n, correct, passAtK?, byCluster} with --task"))
     .addOption(new Option("--client <client>", "where the model runs: llama (default: in this process) or openai (llama-server or vLLM endpoints, --endpoint)"));

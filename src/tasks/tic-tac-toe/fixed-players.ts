@@ -14,4 +14,3 @@ export const FIXED_PLAYERS = {
   minimax: { move: (board, random) => random.pick(bestMoves(board)) },
 } as const satisfies Record<string, FixedPlayer>;
 
-export type FixedPlayerName = keyof typeof FIXED_PLAYERS;

@@ -44,7 +44,7 @@ export const TicTacToeEnvironmentOptionsSchema = z.strictObject({
   temperature: z.number().min(0).default(1),
   /** Tokens a move may take (the grammar allows one digit; room for the end token). Default 2. */
   maxTokens: z.number().int().min(1).max(16).default(2),
-  /** Evaluation games the policy plays in each seat against each fixed player (random, minimax). Default 200. */
+  /** Evaluation games the policy plays in each seat against each fixed player (random, minimax) and each opponent it is given (a league's snapshots). Default 200. */
   evaluateGames: z.number().int().min(1).max(100_000).default(200),
   /** Seed of the evaluation's games (the fixed players' choices and the policy's samplers). Default 0. */
   evaluationSeed: z.number().int().min(0).max(4_294_967_295).default(0),
@@ -65,7 +65,8 @@ export type TicTacToeEnvironmentOptions = z.input<typeof TicTacToeEnvironmentOpt
  * against a frozen `opponent`; +1 / −1 / 0. Each step plays `groupSize`
  * games from each of `prompts` openings; credit compares each seat with
  * itself within a group. The evaluation plays a fixed random and a fixed
- * minimax player in both seats.
+ * minimax player in both seats, and the model opponents it is given
+ * (`evaluatesOpponents`).
  */
 export function createTicTacToeEnvironment(options?: JsonValue): Environment {
   const parsed = parseInput(TicTacToeEnvironmentOptionsSchema, options ?? {}, { fieldName: (path) => `environment.${path.map(String).join(".")}` });
@@ -78,7 +79,15 @@ export function createTicTacToeEnvironment(options?: JsonValue): Environment {
     stores: { "tic-tac-toe": openingStore(min, max, parsed.opponent === undefined ? [undefined] : SeatSchema.options) },
     plan: [{ episodeType: "tic-tac-toe", count: parsed.prompts, groupSize: parsed.groupSize }],
     ...(parsed.opponent !== undefined && { frozenRoles: { [OPPONENT_ROLE]: parsed.opponent } }),
-    evaluate: (client) => evaluateTicTacToe(client, { games: parsed.evaluateGames, temperature: parsed.temperature, maxTokens: parsed.maxTokens, seed: parsed.evaluationSeed }),
+    evaluate: (client, evaluateOptions) =>
+      evaluateTicTacToe(client, {
+        games: parsed.evaluateGames,
+        temperature: parsed.temperature,
+        maxTokens: parsed.maxTokens,
+        seed: parsed.evaluationSeed,
+        ...(evaluateOptions?.opponents && { opponents: evaluateOptions.opponents }),
+      }),
+    evaluatesOpponents: true,
     summarise: (results) => ticTacToeStepSummary(results, parsed.opponent !== undefined),
   };
 }

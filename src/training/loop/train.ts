@@ -107,7 +107,8 @@ export interface TrainResult {
 /**
  * Trains a policy on any environment. One flat loop: rollout → credit →
  * update → sync → frontier → log → checkpoint, a held-out evaluation every
- * `evaluateEvery` steps when the environment has one, and the final weights
+ * `evaluateEvery` steps when the environment has one (under a league, where
+ * it plays opponents, against the league's snapshots too), and the final weights
  * in `final.gguf` (`final.lora.gguf` for an adapter). Every step ends with a
  * checkpoint, so a killed run resumes (`resume`) and ends as the
  * uninterrupted run would.
@@ -205,7 +206,11 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
   const evaluate = async (step: number) => {
     if (!environment.evaluate) return;
     const source = options.environmentModule ?? environment.name;
-    const { heldOutAccuracy, n, figures } = parseEnvironmentEvaluation(await evaluateEnvironment(environment, client, source), source);
+    // A league's snapshots are the evaluation's opponents, all but the current version: that one is the policy itself.
+    const opponents =
+      league && environment.evaluatesOpponents === true ? league.snapshots.filter((version) => version !== client.policyVersion).map((version) => ({ name: `v${version}`, client: leagueEngines.client(version) })) : [];
+    const returned = await evaluateEnvironment(environment, client, source, opponents.length > 0 ? { opponents } : undefined);
+    const { heldOutAccuracy, n, figures } = parseEnvironmentEvaluation(returned, source);
     const evaluation = { step, heldOutAccuracy, n, elapsedSeconds: elapsedSeconds(), ...(figures && { figures }) };
     evaluations.push(evaluation);
     await metrics.append(evaluation);

@@ -14,7 +14,7 @@ export const TrainingEvaluationSchema = z.object({
   n: z.number().int().min(0),
   /** Wall-clock seconds since the run started when the evaluation finished. */
   elapsedSeconds: z.number().min(0),
-  /** The environment's own figures of the evaluation (`EnvironmentEvaluation.figures`), when it has any. */
+  /** The environment's own figures of the evaluation (`EnvironmentEvaluation.figures`), when it has any; under `opponents: league`, where the environment plays opponents (`evaluatesOpponents`), its record against each snapshot but the current version too. */
   figures: z.record(z.string(), z.number()).optional(),
 });
 export type TrainingEvaluation = z.infer<typeof TrainingEvaluationSchema>;

@@ -25,6 +25,8 @@ export function player(seat: "X" | "O" | "any", choose: (request: GenerationRequ
 export const lowestCell = (request: GenerationRequest) => String(grammarCells(request)[0]);
 /** Marks one of the allowed cells, drawn from the call's seeded stream. */
 export const randomCell = (request: GenerationRequest, random: RandomStream) => String(random.pick(grammarCells(request)));
+/** Marks the first cell of `order` that the grammar allows. */
+export const preferredCell = (order: readonly number[]) => (request: GenerationRequest) => String(order.find((cell) => grammarCells(request).includes(cell)));
 /** Marks the lowest of minimax's best moves on the board shown. */
 export const perfectCell = (request: GenerationRequest) => String(bestMoves(boardOfRequest(request))[0]);
 

@@ -6,6 +6,7 @@ import { createTicTacToeEnvironment } from "../../../src/tasks/tic-tac-toe/tic-t
 import type { TicTacToeArtifact } from "../../../src/tasks/tic-tac-toe/tic-tac-toe-artifact.js";
 import { TicTacToeEpisode } from "../../../src/tasks/tic-tac-toe/tic-tac-toe-episode.js";
 import type { GenerateResult } from "../../../src/core/schemas/generate-result.js";
+import { lowestCell, player, scriptedPlayers } from "./scripted-players.js";
 
 describe("the tic-tac-toe environment", () => {
   it("plans groups of games per opening, one policy in both seats, its episode options from its own", async () => {
@@ -42,6 +43,18 @@ describe("the tic-tac-toe environment", () => {
     expect(artifacts).toHaveLength(164);
     expect(artifacts.filter((artifact) => artifact.opponentSeat === "x")).toHaveLength(82);
     expect(artifacts.filter((artifact) => artifact.opponentSeat === "o")).toHaveLength(82);
+  });
+
+  it("declares that its evaluation plays the opponents it is given, with its own games, seed and temperature", async () => {
+    const environment = createTicTacToeEnvironment({ evaluateGames: 3, evaluationSeed: 4, temperature: 0.5 });
+    expect(environment.evaluatesOpponents).toBe(true);
+    const opponent = scriptedPlayers(player("any", lowestCell));
+    const { n, figures } = (await environment.evaluate!(scriptedPlayers(player("any", lowestCell)), { opponents: [{ name: "v2", client: opponent }] }))!;
+    expect(n).toBe(12);
+    // Lowest cell against lowest cell: X wins on its fourth mark (3-5-7), whichever model plays it.
+    expect([figures!["league.v2.x.win"], figures!["league.v2.o.loss"]]).toEqual([1, 1]);
+    expect(opponent.requests).toHaveLength(3 * 3 + 3 * 4);
+    expect(new Set(opponent.requests.map((request) => request.sampler.temperature))).toEqual(new Set([0.5]));
   });
 
   it("refuses bad options naming the field", async () => {

@@ -15,6 +15,12 @@ async function rollouts(directory: string): Promise<GenerateResult[]> {
   return (await readFile(join(directory, "rollouts.jsonl"), "utf8")).split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as GenerateResult);
 }
 
+/** Each evaluation line's step and the opponents its figures name (`league.<name>.…`). */
+async function evaluatedOpponents(directory: string): Promise<[number, string[]][]> {
+  const lines = (await readFile(join(directory, "metrics.jsonl"), "utf8")).split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as { step: number; heldOutAccuracy?: number; figures?: Record<string, number> });
+  return lines.filter((line) => line.heldOutAccuracy !== undefined).map((line) => [line.step, [...new Set(Object.keys(line.figures ?? {}).filter((key) => key.startsWith("league.")).map((key) => key.split(".")[1]!))]]);
+}
+
 /** Each rollout's id, and the policy version of each of its Steps by role. */
 const versions = (results: readonly GenerateResult[]) => results.map((result) => [result.rollout.id, result.rollout.steps.map((step) => `${step.roleId}@${step.policyVersion}`)]);
 
@@ -26,7 +32,7 @@ describe("league opponents on the engine (tic-tac-toe, a tiny project-made model
     sequences: 8,
     steps: 3,
     seed: 9,
-    evaluateEvery: 0,
+    evaluateEvery: 1,
     keepPolicies: 1,
     opponents: "league" as const,
     league: { size: 2, currentShare: 0.5 },
@@ -39,7 +45,7 @@ describe("league opponents on the engine (tic-tac-toe, a tiny project-made model
     modelPath = (await createRandomModel({ path: join(folder, "tiny.gguf"), preset: "tiny", architecture: "llama", seed: 2 })).path;
   });
 
-  it.skipIf(nativeAddon.binding === undefined)(`draws each game's opponent from the kept snapshots, records their versions, trains only the policy's seat, and resumes with the same draws${skipNote}`, async () => {
+  it.skipIf(nativeAddon.binding === undefined)(`draws each game's opponent from the kept snapshots, records their versions, trains only the policy's seat, evaluates against every snapshot but the current one, and resumes with the same draws${skipNote}`, async () => {
     const uninterrupted = join(folder, "uninterrupted");
     await train({ environment: createTicTacToeEnvironment(options), modelPath, directory: uninterrupted, configuration });
     const results = await rollouts(uninterrupted);
@@ -79,6 +85,17 @@ describe("league opponents on the engine (tic-tac-toe, a tiny project-made model
     const policies = (await readdir(join(uninterrupted, "policies"))).filter((name) => name.startsWith("policy-v")).sort();
     expect(policies).toEqual(["policy-v1.gguf", "policy-v2.gguf", "policy-v3.gguf"]);
 
+    // Every evaluation plays the league as it stands, but the current version (the policy itself): none at step 0, then v0, v1, v2.
+    const evaluated: [number, string[]][] = [[0, []], [1, ["v0"]], [2, ["v1"]], [3, ["v2"]]];
+    expect(await evaluatedOpponents(uninterrupted)).toEqual(evaluated);
+    for (const line of metrics.filter((entry) => entry.heldOutAccuracy !== undefined && entry.step !== 0)) {
+      const figures = line.figures as Record<string, number>;
+      const name = `league.v${(line.step as number) - 1}`;
+      for (const seat of ["x", "o"]) expect(["win", "draw", "loss"].reduce((sum, result) => sum + figures[`${name}.${seat}.${result}`]!, 0)).toBeCloseTo(1, 12);
+      // n and the accuracy are the fixed players' games alone: 2 in each seat against each.
+      expect(line.n).toBe(8);
+    }
+
     const killed = join(folder, "killed");
     await expectKilledDuringStep(3, (onStep) => train({ environment: createTicTacToeEnvironment(options), modelPath, directory: killed, configuration, onStep }));
     const { checkpoint } = await findTrainingCheckpoint(killed);
@@ -86,6 +103,8 @@ describe("league opponents on the engine (tic-tac-toe, a tiny project-made model
     expect(checkpoint?.league).toEqual({ versions: [1, 2] });
     await train({ environment: createTicTacToeEnvironment(options), modelPath, directory: killed, configuration, resume: checkpoint! });
     expect(versions(await rollouts(killed))).toEqual(versions(results));
+    // The resumed run's evaluation plays the league its checkpoint restored.
+    expect(await evaluatedOpponents(killed)).toEqual(evaluated);
   }, 300_000);
 
   it("refuses frozen or league opponents for an environment that binds no role to a frozen policy, before writing anything", async () => {
