@@ -121,13 +121,32 @@ const LETTER_COUNT_EXAMPLES = [
   { user: 'How many times does the letter "z" appear in the word "cat"?', assistant: 'c-a-t has 0 "z".\nAnswer: 0' },
 ];
 
+/**
+ * The one-step and two-step stories together, each row on the side of the split its own candidate put it (committed
+ * before either screen), clusters prefixed by the kind, shuffled together by a seeded stream; one worked example of
+ * each kind. Neither alone met the screen (one step: pass@8 1.76× greedy; two steps: greedy 8%): together the easy
+ * stories keep greedy accuracy in the band and the hard ones leave the headroom.
+ */
+function oneOrTwoStepRows(oneStep: readonly JsonObject[], twoStep: readonly JsonObject[]): JsonObject[] {
+  const rows = [...oneStep.map((row) => ({ ...row, cluster: `one-step:${String(row["cluster"])}` })), ...twoStep.map((row) => ({ ...row, cluster: `two-step:${String(row["cluster"])}` }))];
+  const random = new RandomStream("chat-task-order\u241fone-or-two-step-problems");
+  for (let index = rows.length - 1; index > 0; index--) {
+    const other = random.integer(index + 1);
+    [rows[index], rows[other]] = [rows[other] as JsonObject, rows[index] as JsonObject];
+  }
+  return rows;
+}
+
 /** The screened candidates, in the screen's order. */
 export function chatTaskCandidates(): ChatTaskCandidate[] {
+  const oneStep = rowsOf("word-problems", wordProblems(new RandomStream("word-problems")), 0.1);
+  const twoStep = rowsOf("two-step-problems", twoStepProblems(new RandomStream("two-step-problems")), 0.1);
   return [
     { name: "letter-counts", description: 'How many times does the letter "l" appear in the word "balloon"? (408 common words, a quarter of the words held out)', rows: letterCountQuestions(), fewShot: LETTER_COUNT_EXAMPLES },
     { name: "sums-in-words", description: "What is 47 plus 38? (two-digit a, b; a tenth held out)", rows: rowsOf("sums-in-words", sumsInWords(), 0.1), fewShot: [{ user: "What is 7 plus 135?", assistant: "7 + 135 = 142.\nAnswer: 142" }, { user: "What is 250 plus 9?", assistant: "250 + 9 = 259.\nAnswer: 259" }] },
-    { name: "word-problems", description: "Tom has 7 apples. Tom gets 5 more apples. How many apples does Tom have now? / … gives away 3. How many … are left? (3,600 stories; a tenth held out)", rows: rowsOf("word-problems", wordProblems(new RandomStream("word-problems")), 0.1), fewShot: WORD_PROBLEM_EXAMPLES },
-    { name: "two-step-problems", description: "Tom has 7 apples. Tom gets 5 more and then gives away 9. How many apples does Tom have now? (3,600 stories; a tenth held out)", rows: rowsOf("two-step-problems", twoStepProblems(new RandomStream("two-step-problems")), 0.1), fewShot: TWO_STEP_EXAMPLES },
+    { name: "word-problems", description: "Tom has 7 apples. Tom gets 5 more apples. How many apples does Tom have now? / … gives away 3. How many … are left? (3,600 stories; a tenth held out)", rows: oneStep, fewShot: WORD_PROBLEM_EXAMPLES },
+    { name: "two-step-problems", description: "Tom has 7 apples. Tom gets 5 more and then gives away 9. How many apples does Tom have now? (3,600 stories; a tenth held out)", rows: twoStep, fewShot: TWO_STEP_EXAMPLES },
+    { name: "one-or-two-step-problems", description: "the word-problems and two-step-problems stories together, each on its own side of the split (7,200 stories, 748 held out); worked examples: one of each kind", rows: oneOrTwoStepRows(oneStep, twoStep), fewShot: [WORD_PROBLEM_EXAMPLES[1], TWO_STEP_EXAMPLES[0]] as ChatTaskCandidate["fewShot"] },
     { name: "unit-conversions", description: "How many minutes are in 5 hours? (7 unit pairs × 2–20; half held out)", rows: rowsOf("unit-conversions", unitConversions(), 0.5), fewShot: [{ user: "How many seconds are in 30 minutes?", assistant: "30 × 60 = 1800.\nAnswer: 1800" }, { user: "How many days are in 40 weeks?", assistant: "40 × 7 = 280.\nAnswer: 280" }] },
   ];
 }

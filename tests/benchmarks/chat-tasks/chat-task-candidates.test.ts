@@ -12,6 +12,7 @@ describe("the screened chat-task candidates", () => {
       ["sums-in-words", 8100, 771],
       ["word-problems", 3600, 358],
       ["two-step-problems", 3600, 390],
+      ["one-or-two-step-problems", 7200, 748],
       ["unit-conversions", 133, 72],
     ]);
   });
@@ -35,6 +36,15 @@ describe("the screened chat-task candidates", () => {
       const [first, second, third] = (row["question"] as string).match(/\d+/g)?.map(Number) ?? [];
       expect(Number(row["answer"])).toBe((first as number) + (second as number) - (third as number));
       expect(Number(row["answer"])).toBeGreaterThan(0);
+    }
+    // The mix is the two candidates' rows, each on its own side of the split and its cluster named by its kind.
+    const side = (name: string) => new Map((candidates.find((candidate) => candidate.name === name)?.rows ?? []).map((row) => [row["question"], row["split"]]));
+    const oneStep = side("word-problems");
+    const twoStep = side("two-step-problems");
+    for (const row of candidates.find((candidate) => candidate.name === "one-or-two-step-problems")?.rows ?? []) {
+      const kind = oneStep.has(row["question"]) ? "one-step" : "two-step";
+      expect(row["split"]).toBe((kind === "one-step" ? oneStep : twoStep).get(row["question"]));
+      expect(String(row["cluster"]).startsWith(`${kind}:`)).toBe(true);
     }
     for (const row of candidates.find((candidate) => candidate.name === "sums-in-words")?.rows ?? []) {
       const [first, second] = (row["question"] as string).match(/\d+/g)?.map(Number) ?? [];
