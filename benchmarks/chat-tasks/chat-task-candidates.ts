@@ -128,7 +128,7 @@ const LETTER_COUNT_EXAMPLES = [
  * stories keep greedy accuracy in the band and the hard ones leave the headroom.
  */
 function oneOrTwoStepRows(oneStep: readonly JsonObject[], twoStep: readonly JsonObject[]): JsonObject[] {
-  const rows = [...oneStep.map((row) => ({ ...row, cluster: `one-step:${String(row["cluster"])}` })), ...twoStep.map((row) => ({ ...row, cluster: `two-step:${String(row["cluster"])}` }))];
+  const rows: JsonObject[] = [...oneStep.map((row) => ({ ...row, cluster: `one-step:${String(row["cluster"])}` })), ...twoStep.map((row) => ({ ...row, cluster: `two-step:${String(row["cluster"])}` }))];
   const random = new RandomStream("chat-task-order\u241fone-or-two-step-problems");
   for (let index = rows.length - 1; index > 0; index--) {
     const other = random.integer(index + 1);
