@@ -1,21 +1,37 @@
 // Dialectic calibration: how well the ConvergencePredictor's probability,
 // made after a loop's first rounds, matches whether recorded runs converged.
-// Runs are played through the arena with scripted proposers and critics whose
-// behaviour varies run by run (steady trends, flip-flops, returning issues,
-// perfection loops, escapes that work or not); the Brier score of the
-// predictor is compared with that of always forecasting the base rate.
+// By default the runs are played through the arena with scripted proposers and
+// critics whose behaviour varies run by run (steady trends, flip-flops,
+// returning issues, perfection loops, escapes that work or not); the Brier
+// score of the predictor is compared with that of always forecasting the base
+// rate.
+// With --model (issue 38) a chat model plays the proposer and, as the judge,
+// the critic (one StandardCritic through the constrained JSON path), one loop
+// for each of the first --tasks of dialecticLoopTasks (the environment's six
+// and fifty more), the adaptive engine at the same settings (6 rounds): the
+// distribution of outcomes, how often each escape strategy breaks an
+// oscillation (no oscillation detected in any round after it), the loops that
+// failed, and the same calibration figures over those runs.
 //
 //   node dist/benchmarks/dialectic-calibration.js [--quick]      (prints JSON)
+//   npm run build && node dist/benchmarks/dialectic-calibration.js --model FILE [--tasks 56] [--threads 2] [--seed 11]   (prints JSON)
 import { pathToFileURL } from "node:url";
 import { Arena } from "../src/arena/arena.js";
-import type { GenerationRequest } from "../src/core/inference-client.js";
+import { InvalidInputError } from "../src/core/errors/index.js";
+import type { GenerationRequest, InferenceClient } from "../src/core/inference-client.js";
 import { deriveStream } from "../src/core/random/random-stream.js";
 import { ConvergencePredictor, type ConvergenceExample } from "../src/dialectic/convergence-predictor.js";
 import type { Critique } from "../src/dialectic/critique.js";
 import { DialecticEpisode } from "../src/dialectic/dialectic-episode.js";
 import { DialecticOutcomeSchema, type DialecticOutcome } from "../src/dialectic/dialectic-outcome.js";
-import { DialecticSettingsSchema } from "../src/dialectic/dialectic-settings.js";
+import type { GenerateResult } from "../src/core/schemas/generate-result.js";
+import { DialecticSettingsSchema, type DialecticSettings } from "../src/dialectic/dialectic-settings.js";
+import type { EscapeStrategy } from "../src/dialectic/escape-strategy.js";
+import { StandardCritic } from "../src/dialectic/standard-critic.js";
+import { LlamaInferenceClient } from "../src/inference/llama/llama-inference-client.js";
 import { ScriptedInferenceClient, type ScriptedRule } from "../src/inference/scripted-inference-client.js";
+import { dialecticLoopTasks } from "./dialectic-loop-tasks.js";
+import { integerFlag } from "./integer-flag.js";
 
 const SETTINGS = DialecticSettingsSchema.parse({ maxRounds: 6 });
 /** The predictor sees this many rounds of each run still going after them. */
@@ -126,27 +142,56 @@ export interface ReliabilityBin {
   observedRate: number | null;
 }
 
+/** What came of the escapes of one strategy: tried (a round followed it) and broken or not, or untried (the run had no round left). */
+export interface EscapeTally {
+  applied: number;
+  /** A round followed, and no oscillation was detected in any round after the escape. */
+  broken: number;
+  /** An oscillation was detected again in a later round. */
+  recurred: number;
+  /** The escape came in the run's last round: nothing followed to break or not. */
+  untried: number;
+}
+
+/** How the loops met their oscillations. */
+export interface EscapeFigures {
+  /** Runs in which an oscillation was detected at least once. */
+  oscillatedRuns: number;
+  /** Oscillations detected over all runs (rounds with a pattern). */
+  oscillations: number;
+  strategies: Record<Exclude<EscapeStrategy, "return-best">, EscapeTally>;
+  /** Oscillations met by giving up (`return-best`): the run ended `oscillating`. */
+  returnedBest: number;
+  /** broken / (broken + recurred) over both strategies: how often a tried escape breaks the oscillation; null when none was tried. */
+  brokeShare: number | null;
+}
+
 export interface DialecticCalibrationResult {
   benchmark: "dialectic-calibration";
+  /** The scripted population, or the model file that played proposer and critic. */
+  source: "scripted" | { model: string; threads: number; seed: number };
   runs: number;
+  /** Runs that ended without an outcome (a critique that never validated, say), by error name; in none of the figures below. */
+  failed: Record<string, number>;
   /** Runs still going after the prediction round: the ones a prediction is made for. */
   evaluatedRuns: number;
   predictionRound: number;
   maxRounds: number;
   states: Record<DialecticOutcome["state"], number>;
   patterns: Record<string, number>;
-  /** Share of evaluated runs that converged. */
-  baseRate: number;
+  escapes: EscapeFigures;
+  /** Share of evaluated runs that converged; null (and so every Brier figure) when no run was evaluated. */
+  baseRate: number | null;
   brier: {
     /** The predictor with its default (hand-set) weights. */
-    predictor: number;
+    predictor: number | null;
     /** Weights fitted by logistic regression, each half of the runs predicted by weights fitted on the other half. */
-    fittedCrossValidated: number;
+    fittedCrossValidated: number | null;
     /** Forecasting the base rate for every run: baseRate × (1 − baseRate). */
-    baseRate: number;
+    baseRate: number | null;
   };
   /** 1 − Brier / Brier of the base rate: above 0 beats the base rate. */
-  brierSkill: { predictor: number; fittedCrossValidated: number };
+  brierSkill: { predictor: number | null; fittedCrossValidated: number | null };
   reliability: ReliabilityBin[];
   seconds: number;
 }
@@ -156,21 +201,61 @@ export async function measureDialecticCalibration(runs: number, seed = 11): Prom
   const client = new ScriptedInferenceClient({ rules: calibrationRules(seed) });
   const arena = new Arena({ client, seed }).register(new DialecticEpisode(SETTINGS));
   const results = await arena.generateRollouts(Array.from({ length: runs }, (_, index) => ({ episodeType: "dialectic", artifact: { task: `run ${index}` } })));
-  const outcomes = results.map((result) => {
-    if (result.outcome.status !== "scored") throw new Error(`run ${result.rollout.id} failed: ${JSON.stringify(result.outcome)}`);
-    return DialecticOutcomeSchema.parse(result.rollout.artifacts);
-  });
+  const failure = results.find((result) => result.outcome.status !== "scored");
+  // The scripted players always answer in form: a failed run is a bug here, not a figure.
+  if (failure) throw new Error(`run ${failure.rollout.id} failed: ${JSON.stringify(failure.outcome)}`);
+  return summariseLoops(results, SETTINGS, "scripted", started);
+}
 
+/** How the loop runs on a model: the scripted population's settings, and token budgets a small chat model fits in. */
+export interface ModelLoopOptions {
+  /** One loop a task. */
+  tasks: readonly string[];
+  seed: number;
+  /** The loop's settings. Default: the scripted population's (6 rounds, the rest the loop's defaults). */
+  settings?: DialecticSettings;
+  /** Tokens per proposal. Default 64. */
+  proposerMaxTokens?: number;
+  /** Tokens per critique. Default 320: a critique at CritiqueSchema's bounds is about 900 bytes. */
+  criticMaxTokens?: number;
+  /** Loops in flight. Default the client's parallel sequences. */
+  concurrency?: number;
+}
+
+/** The loops a model plays, proposer and critic both (the critic as the judge, never a Step). */
+export async function runDialecticLoops(client: InferenceClient, options: ModelLoopOptions): Promise<GenerateResult[]> {
+  const critic = new StandardCritic({ sampler: { maxTokens: options.criticMaxTokens ?? 320 } });
+  const episode = new DialecticEpisode({ ...(options.settings ?? SETTINGS), proposerMaxTokens: options.proposerMaxTokens ?? 64, critics: [critic] });
+  const arena = new Arena({ client, seed: options.seed, concurrency: options.concurrency ?? client.capabilities.parallelSequences }).register(episode);
+  try {
+    return await arena.generateRollouts(options.tasks.map((task) => ({ episodeType: "dialectic", artifact: { task } })));
+  } finally {
+    await arena.close();
+  }
+}
+
+/** The figures of finished loops: outcomes, patterns, escapes and the predictor's calibration over the scored ones. */
+export function summariseLoops(results: readonly GenerateResult[], settings: DialecticSettings, source: DialecticCalibrationResult["source"], started: number): DialecticCalibrationResult {
+  const failed: Record<string, number> = {};
+  const outcomes: DialecticOutcome[] = [];
+  for (const result of results) {
+    if (result.outcome.status === "scored") outcomes.push(DialecticOutcomeSchema.parse(result.rollout.artifacts));
+    else {
+      const name = result.outcome.status === "failed" ? result.outcome.error.name : result.outcome.reason.name;
+      failed[name] = (failed[name] ?? 0) + 1;
+    }
+  }
   const examples: ConvergenceExample[] = outcomes
     .filter((outcome) => outcome.rounds.length > PREDICTION_ROUND)
     .map((outcome) => ({ rounds: outcome.rounds.slice(0, PREDICTION_ROUND), converged: outcome.state === "converged" }));
-  const predictor = new ConvergencePredictor({ settings: SETTINGS });
+  const predictor = new ConvergencePredictor({ settings });
   const predicted = examples.map((example) => predictor.predict(example.rounds));
-  const crossFitted = crossFittedPredictions(examples);
-  const baseRate = examples.filter((example) => example.converged).length / examples.length;
-  const brierBaseRate = baseRate * (1 - baseRate);
-  const brierPredictor = brier(predicted, examples);
-  const brierFitted = brier(crossFitted, examples);
+  const baseRate = examples.length === 0 ? null : examples.filter((example) => example.converged).length / examples.length;
+  const brierBaseRate = baseRate === null ? null : baseRate * (1 - baseRate);
+  const brierPredictor = examples.length === 0 ? null : brier(predicted, examples);
+  // Fitting needs a run in each half.
+  const brierFitted = examples.length < 2 ? null : brier(crossFittedPredictions(examples, settings), examples);
+  const skill = (value: number | null) => (value === null || brierBaseRate === null || brierBaseRate === 0 ? null : 1 - value / brierBaseRate);
 
   const states = { converged: 0, oscillating: 0, stalled: 0, max_rounds: 0 };
   const patterns: Record<string, number> = {};
@@ -180,24 +265,57 @@ export async function measureDialecticCalibration(runs: number, seed = 11): Prom
   }
   return {
     benchmark: "dialectic-calibration",
-    runs,
+    source,
+    runs: results.length,
+    failed,
     evaluatedRuns: examples.length,
     predictionRound: PREDICTION_ROUND,
-    maxRounds: SETTINGS.maxRounds,
+    maxRounds: settings.maxRounds,
     states,
     patterns,
+    escapes: escapeFigures(outcomes),
     baseRate,
     brier: { predictor: brierPredictor, fittedCrossValidated: brierFitted, baseRate: brierBaseRate },
-    brierSkill: { predictor: 1 - brierPredictor / brierBaseRate, fittedCrossValidated: 1 - brierFitted / brierBaseRate },
+    brierSkill: { predictor: skill(brierPredictor), fittedCrossValidated: skill(brierFitted) },
     reliability: reliability(predicted, examples),
     seconds: (performance.now() - started) / 1000,
   };
 }
 
+/** Each escape of each run judged by the rounds after it (DialecticRound.strategy is logged on the round that detected the oscillation). */
+export function escapeFigures(outcomes: readonly DialecticOutcome[]): EscapeFigures {
+  const tally = (): EscapeTally => ({ applied: 0, broken: 0, recurred: 0, untried: 0 });
+  const strategies = { "raise-temperature": tally(), "inject-constraints": tally() };
+  let oscillatedRuns = 0;
+  let oscillations = 0;
+  let returnedBest = 0;
+  for (const { rounds } of outcomes) {
+    const detected = rounds.filter((round) => round.pattern !== null).length;
+    oscillations += detected;
+    if (detected > 0) oscillatedRuns++;
+    rounds.forEach((round, index) => {
+      if (round.strategy === null) return;
+      if (round.strategy === "return-best") {
+        returnedBest++;
+        return;
+      }
+      const entry = strategies[round.strategy];
+      const after = rounds.slice(index + 1);
+      entry.applied++;
+      if (after.length === 0) entry.untried++;
+      else if (after.some((later) => later.pattern !== null)) entry.recurred++;
+      else entry.broken++;
+    });
+  }
+  const broken = strategies["raise-temperature"].broken + strategies["inject-constraints"].broken;
+  const tried = broken + strategies["raise-temperature"].recurred + strategies["inject-constraints"].recurred;
+  return { oscillatedRuns, oscillations, strategies, returnedBest, brokeShare: tried === 0 ? null : broken / tried };
+}
+
 /** Each example predicted by weights fitted on the other half (halves by index parity). */
-function crossFittedPredictions(examples: readonly ConvergenceExample[]): number[] {
+function crossFittedPredictions(examples: readonly ConvergenceExample[], settings: DialecticSettings): number[] {
   const halves = [0, 1].map((parity) => examples.filter((_, index) => index % 2 === parity));
-  const fitted = halves.map((half) => ConvergencePredictor.fit(half, { settings: SETTINGS }));
+  const fitted = halves.map((half) => ConvergencePredictor.fit(half, { settings }));
   return examples.map((example, index) => (fitted[1 - (index % 2)] as ConvergencePredictor).predict(example.rounds));
 }
 
@@ -224,6 +342,24 @@ function reliability(predictions: readonly number[], examples: readonly Converge
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const quick = process.argv.includes("--quick");
-  console.log(JSON.stringify(await measureDialecticCalibration(quick ? 80 : 1000)));
+  const at = process.argv.indexOf("--model");
+  if (at === -1) {
+    const quick = process.argv.includes("--quick");
+    console.log(JSON.stringify(await measureDialecticCalibration(quick ? 80 : 1000)));
+  } else {
+    const model = process.argv[at + 1];
+    if (model === undefined || model.startsWith("--")) throw new InvalidInputError("--model", "the chat model's GGUF file (--model FILE)", model);
+    const started = performance.now();
+    const tasks = dialecticLoopTasks(integerFlag("--tasks", 56));
+    const threads = integerFlag("--threads", 2);
+    const seed = integerFlag("--seed", 11);
+    // A critic's prompt, a 64-token proposal and a 320-token critique fit in 1,024 positions; so does a refinement.
+    const client = await LlamaInferenceClient.create({ modelPath: model, sequences: Math.min(8, tasks.length), contextSize: 1024, threads });
+    try {
+      const results = await runDialecticLoops(client, { tasks, seed });
+      console.log(JSON.stringify(summariseLoops(results, SETTINGS, { model, threads, seed }, started)));
+    } finally {
+      await client.dispose();
+    }
+  }
 }

@@ -26,8 +26,10 @@ export async function openFrozenPolicies(
   contextSize?: number,
   /** The run's device (`configuration.device`). Default "auto". */
   device: Device = "auto",
+  /** CPU threads of each frozen engine's decode. Default: the engine's (`LlamaInferenceClientOptions.threads`). */
+  threads?: number,
 ): Promise<FrozenPolicies> {
-  const context = { device, ...(contextSize !== undefined && { contextSize }) };
+  const context = { device, ...(contextSize !== undefined && { contextSize }), ...(threads !== undefined && { threads }) };
   const byPolicy = new Map<string, InferenceClient>();
   const roleClients: Record<string, InferenceClient> = {};
   const dispose = async () => {
