@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseInput } from "../core/parse-input.js";
+import { FreeFormSettingsSchema } from "./domains/free-form-settings.js";
 
 const share = z.number().min(0).max(1);
 
@@ -55,6 +56,12 @@ export const RiddleConfigSchema = z.strictObject({
   streamGradeEachSolver: z.boolean().default(true),
   /** Every this many solvers the actor summarises the run so far (0: never). */
   statusEverySolvers: z.int().min(0).max(100).default(0),
+  /**
+   * The free-form domain's settings: attempts, each role's and the critic's
+   * token budgets, worked exchanges for a small chat model (FreeFormSettingsSchema).
+   * Default: its defaults.
+   */
+  freeForm: FreeFormSettingsSchema.optional(),
 });
 export type RiddleConfig = z.infer<typeof RiddleConfigSchema>;
 export type RiddleConfigInput = z.input<typeof RiddleConfigSchema>;

@@ -1,5 +1,6 @@
 import type { EpisodeContext } from "../../core/episodes/episode-context.js";
 import { StructuredOutputError } from "../../core/errors/index.js";
+import { parseInput } from "../../core/parse-input.js";
 import type { Messages } from "../../core/schemas/message.js";
 import { RoleSchema } from "../../core/schemas/role.js";
 import { extractJson } from "../../core/structured/extract-json.js";
@@ -13,14 +14,11 @@ import {
   type RiddleValidity,
   type SolverAnswer,
 } from "../riddle-contracts.js";
+import { FREE_FORM_EXAMPLES } from "./free-form-examples.js";
+import { FreeFormSettingsSchema, type FreeFormDomainOptions, type FreeFormSettings } from "./free-form-settings.js";
 import { RIDDLE_ROLE_IDS, type DraftRequest, type RiddleDomain, type RiddleDraft, type SolveRequest } from "./riddle-domain.js";
 
-export interface FreeFormDomainOptions {
-  /** Attempts of a solver's schema-bound call (each a Step). Default 2. */
-  solverAttempts?: number;
-  /** Attempts of each critic call (judge calls, not Steps). Default 2. */
-  criticAttempts?: number;
-}
+export type { FreeFormDomainOptions } from "./free-form-settings.js";
 
 /** Longest partner summary kept: the discussion itself is never stored. */
 const MAX_PARTNER_SUMMARY = 160;
@@ -41,21 +39,28 @@ const CRITIC_GRADE = 'You are the critic. Grade the answer against the solution 
  * Free-form riddles for a real model: every role writes strict JSON of the
  * riddle contracts, and an LLM critic (judge calls, never Steps) checks
  * validity and grades answers against the riddler's solution and rules.
+ * Token budgets and worked exchanges come from its settings (the config's
+ * `freeForm`).
  */
 export class FreeFormDomain implements RiddleDomain {
   readonly name = "free-form" as const;
   readonly helpRequests = true;
-  readonly roles = {
-    riddler: RoleSchema.parse({ id: RIDDLE_ROLE_IDS.riddler, systemPrompt: RIDDLER_PROMPT, sampler: { maxTokens: 400 } }),
-    solver: RoleSchema.parse({ id: RIDDLE_ROLE_IDS.solver, systemPrompt: SOLVER_PROMPT, sampler: { maxTokens: 200 } }),
-    partner: RoleSchema.parse({ id: RIDDLE_ROLE_IDS.partner, systemPrompt: PARTNER_PROMPT, sampler: { maxTokens: 80 } }),
-  };
-  private readonly solverAttempts: number;
-  private readonly criticAttempts: number;
+  readonly roles: RiddleDomain["roles"];
+  private readonly settings: FreeFormSettings;
 
   constructor(options: FreeFormDomainOptions = {}) {
-    this.solverAttempts = options.solverAttempts ?? 2;
-    this.criticAttempts = options.criticAttempts ?? 2;
+    this.settings = parseInput(FreeFormSettingsSchema, options, { fieldName: (path) => `freeForm.${path.map(String).join(".")}` });
+    const { riddlerMaxTokens, solverMaxTokens, partnerMaxTokens } = this.settings;
+    this.roles = {
+      riddler: RoleSchema.parse({ id: RIDDLE_ROLE_IDS.riddler, systemPrompt: RIDDLER_PROMPT, sampler: { maxTokens: riddlerMaxTokens } }),
+      solver: RoleSchema.parse({ id: RIDDLE_ROLE_IDS.solver, systemPrompt: SOLVER_PROMPT, sampler: { maxTokens: solverMaxTokens } }),
+      partner: RoleSchema.parse({ id: RIDDLE_ROLE_IDS.partner, systemPrompt: PARTNER_PROMPT, sampler: { maxTokens: partnerMaxTokens } }),
+    };
+  }
+
+  /** The worked exchange before a request of `kind`, when the settings ask for one. */
+  private examples(kind: keyof typeof FREE_FORM_EXAMPLES): Messages {
+    return this.settings.workedExamples ? FREE_FORM_EXAMPLES[kind] : [];
   }
 
   async draftRiddle(context: EpisodeContext, request: DraftRequest): Promise<RiddleDraft> {
@@ -70,7 +75,8 @@ export class FreeFormDomain implements RiddleDomain {
     ];
     // One attempt a draft: a draft that does not parse is a rejected draft (its Step left out of training), not a resample.
     let problem = "";
-    const { value, response } = await context.callModelForObject(RIDDLE_ROLE_IDS.riddler, [{ role: "user", content: lines.filter(Boolean).join("\n") }], RiddleSchema, {
+    const messages: Messages = [...this.examples("riddler"), { role: "user", content: lines.filter(Boolean).join("\n") }];
+    const { value, response } = await context.callModelForObject(RIDDLE_ROLE_IDS.riddler, messages, RiddleSchema, {
       maxAttempts: 1,
       parse: (text) => {
         try {
@@ -95,10 +101,11 @@ export class FreeFormDomain implements RiddleDomain {
   async checkValidity(context: EpisodeContext, riddle: Riddle): Promise<RiddleValidity> {
     const messages: Messages = [
       { role: "system", content: CRITIC_VALIDITY },
+      ...this.examples("validity"),
       { role: "user", content: JSON.stringify({ riddle: riddle.riddle, solution: riddle.solution, rationale: riddle.solutionRationale, gradingRules: riddle.gradingRules }) },
     ];
     try {
-      return (await context.judgeObject(messages, RiddleValiditySchema, { maxAttempts: this.criticAttempts, sampler: { maxTokens: 160 } })).value;
+      return (await context.judgeObject(messages, RiddleValiditySchema, { maxAttempts: this.settings.criticAttempts, sampler: { maxTokens: this.settings.validityMaxTokens } })).value;
     } catch (error) {
       if (!(error instanceof StructuredOutputError)) throw error;
       // A critic that cannot say "valid" has not validated it: rejected, and the notes say why.
@@ -116,9 +123,9 @@ export class FreeFormDomain implements RiddleDomain {
     try {
       const { value, response } = await context.callModelForObject(
         RIDDLE_ROLE_IDS.solver,
-        [{ role: "user", content: lines.filter(Boolean).join("\n") }],
+        [...this.examples("solver"), { role: "user", content: lines.filter(Boolean).join("\n") }],
         SolverAnswerSchema,
-        { maxAttempts: this.solverAttempts, sampler: { temperature: request.profile.temperature } },
+        { maxAttempts: this.settings.solverAttempts, sampler: { temperature: request.profile.temperature } },
       );
       return { answer: value, raw: response.text };
     } catch (error) {
@@ -141,10 +148,11 @@ export class FreeFormDomain implements RiddleDomain {
     if (!answer) return { correct: false, notes: "the solver's output did not parse" };
     const messages: Messages = [
       { role: "system", content: CRITIC_GRADE },
+      ...this.examples("grade"),
       { role: "user", content: JSON.stringify({ riddle: riddle.riddle, solution: riddle.solution, gradingRules: riddle.gradingRules, answer: answer.finalAnswer }) },
     ];
     try {
-      return (await context.judgeObject(messages, AnswerGradeSchema, { maxAttempts: this.criticAttempts, sampler: { maxTokens: 120 } })).value;
+      return (await context.judgeObject(messages, AnswerGradeSchema, { maxAttempts: this.settings.criticAttempts, sampler: { maxTokens: this.settings.gradeMaxTokens } })).value;
     } catch (error) {
       if (!(error instanceof StructuredOutputError)) throw error;
       return { correct: false, notes: `critic output did not validate: ${error.message}`.slice(0, 200) };

@@ -14,7 +14,7 @@ export interface RiddleEpisodesOptions {
   hooks?: RiddleEpisodeHooks;
   /** A domain instance instead of the one the config names (a test's, say). */
   domain?: RiddleDomain;
-  /** Options of the domain the config names (the arithmetic grammar, bounds …). */
+  /** Options of the domain the config names (the arithmetic grammar, bounds …); `freeForm` over the config's `freeForm`. */
   domainOptions?: RiddleDomainOptions;
 }
 
@@ -25,7 +25,8 @@ export interface RiddleEpisodesOptions {
  */
 export function createRiddleEpisodes(config: RiddleConfig | RiddleConfigInput | JsonValue | undefined = {}, options: RiddleEpisodesOptions = {}): Episode[] {
   const parsed = parseRiddleConfig(config ?? {});
-  const domain = options.domain ?? createRiddleDomain(parsed.domain, options.domainOptions);
+  const freeForm = { ...parsed.freeForm, ...options.domainOptions?.freeForm };
+  const domain = options.domain ?? createRiddleDomain(parsed.domain, { ...options.domainOptions, freeForm });
   return [new RiddleEpisode(parsed, domain, options.hooks), new RiddleSolveEpisode(domain)];
 }
 

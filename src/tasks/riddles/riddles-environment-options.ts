@@ -32,6 +32,13 @@ export const RiddlesEnvironmentOptionsSchema = z.strictObject({
   evaluateEpisodes: z.int().min(1).max(10_000).default(32),
   /** Arena seed of the evaluation's episodes (held out: training draws from the run's seed). Default 1000003. */
   evaluationSeed: z.int().min(0).max(4_294_967_295).default(1_000_003),
+  /**
+   * Positions a sequence of the engine holds (prompt and completion): the
+   * free-form domain's longest call is its riddler's, the worked exchange and
+   * the draft. Default: the model file's context, capped by memory (8,192 for
+   * SmolLM2, whose adapter sync then takes seconds a step).
+   */
+  contextSize: z.int().min(1).optional(),
 });
 export type RiddlesEnvironmentOptions = z.infer<typeof RiddlesEnvironmentOptionsSchema>;
 export type RiddlesEnvironmentOptionsInput = z.input<typeof RiddlesEnvironmentOptionsSchema>;

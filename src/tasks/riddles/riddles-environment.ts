@@ -30,12 +30,13 @@ import { riddlesStepSummary } from "./riddles-step-summary.js";
  */
 export function createRiddlesEnvironment(options?: JsonValue): Environment {
   const parsed = parseInput(RiddlesEnvironmentOptionsSchema, options ?? {}, { fieldName: (path) => `environment.${path.map(String).join(".")}` });
-  const { episodesPerStep, groupSize, temperature, evaluateEpisodes, evaluationSeed, frozenSolvers, ...riddleConfig } = parsed;
+  const { episodesPerStep, groupSize, temperature, evaluateEpisodes, evaluationSeed, frozenSolvers, contextSize, ...riddleConfig } = parsed;
   const config = parseRiddleConfig(riddleConfig, "environment");
   // Capacity 1: adding the next state evicts the last, so every draw is the current state.
   const store = ArtifactStore.of([firstRiddleArtifact()], { capacity: 1 });
   return {
     name: "riddles",
+    ...(contextSize !== undefined && { contextSize }),
     episodes: riddleEpisodeModule(config),
     stores: { [RIDDLE_EPISODE_TYPE]: store },
     plan: [{ episodeType: RIDDLE_EPISODE_TYPE, count: episodesPerStep, ...(groupSize > 1 && { groupSize }) }],

@@ -31,6 +31,10 @@ export function riddlesStepSummary(results: readonly GenerateResult[], config: R
     validRiddles: valid.length,
     /** Valid riddles whose measured solve rate fell in the band / valid riddles: what the riddler is trained towards. */
     bandShare: ratio(valid.filter((outcome) => inBand(outcome.solveRate, config) === true).length, valid.length),
+    /** Valid riddles solved less often than the band's low end / valid riddles: too hard. */
+    belowBand: ratio(valid.filter((outcome) => (outcome.solveRate ?? 0) < config.band.low).length, valid.length),
+    /** Valid riddles solved more often than the band's high end / valid riddles: too easy. */
+    aboveBand: ratio(valid.filter((outcome) => (outcome.solveRate ?? 0) > config.band.high).length, valid.length),
     /** Mean solve rate of the valid riddles (each riddle weighted alike). */
     meanSolveRate: ratio(
       valid.reduce((sum, outcome) => sum + (outcome.solveRate ?? 0), 0),

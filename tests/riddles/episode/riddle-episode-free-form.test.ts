@@ -7,6 +7,7 @@ import { REJECTED_RIDDLER_ROLE_ID } from "../../../src/riddles/episode/riddle-ro
 import { createRiddleEpisodes } from "../../../src/tasks/riddles/riddle-episodes.js";
 import type { RiddleConfigInput } from "../../../src/riddles/riddle-config.js";
 import { RiddleEpisodeOutcomeSchema } from "../../../src/riddles/riddle-outcome.js";
+import { RiddleSchema, SolverAnswerSchema } from "../../../src/riddles/riddle-contracts.js";
 
 const system = (request: GenerationRequest) => request.messages[0]?.content ?? "";
 const last = (request: GenerationRequest) => request.messages.at(-1)?.content ?? "";
@@ -125,5 +126,32 @@ describe("the riddle episode, free-form domain (scripted client, LLM critic)", (
     const { outcome, result } = await play({ solvers: 1, ...noStop }, { riddler: [JSON.stringify(PIANO)], solver: () => ({ guess: "piano" }) });
     expect(outcome.solverRuns[0]).toMatchObject({ answer: null, correct: false, gradeNotes: "the solver's output did not parse" });
     expect(result.children[0]!.rewards).toEqual({ solver: 0 });
+  });
+
+  it("takes its token budgets and worked exchanges from the config's freeForm, and refuses a misspelt setting", async () => {
+    const budgets = { riddlerMaxTokens: 300, solverMaxTokens: 180, validityMaxTokens: 60, gradeMaxTokens: 50 };
+    const script = { riddler: [JSON.stringify(PIANO)], solver: () => answer("a piano") };
+    const calls = (client: ScriptedInferenceClient, prompt: string) => client.requests.filter((request) => system(request).startsWith(prompt));
+    const { client, outcome } = await play({ solvers: 1, ...noStop, freeForm: { ...budgets, workedExamples: true } }, script);
+    expect(outcome.solverRuns.map((run) => run.correct)).toEqual([true]);
+    const worked = (prompt: string) => calls(client, prompt).map((request) => [request.sampler.maxTokens, request.messages.slice(1, -1).map((message) => message.role)]);
+    expect(worked("You are the riddler")).toEqual([[300, ["user", "assistant"]]]);
+    expect(worked("You solve riddles")).toEqual([[180, ["user", "assistant"]]]);
+    expect(worked("You are the critic. Is the riddle valid")).toEqual([[60, ["user", "assistant"]]]);
+    expect(worked("You are the critic. Grade")).toEqual([[50, ["user", "assistant", "user", "assistant"]]]);
+    // Each worked answer is the compact JSON of its contract, as the grammar writes it.
+    const [example] = calls(client, "You are the riddler").map((request) => request.messages[2]!.content);
+    expect(JSON.stringify(RiddleSchema.parse(JSON.parse(example!)))).toBe(example);
+    const [solverExample] = calls(client, "You solve riddles").map((request) => request.messages[2]!.content);
+    expect(JSON.stringify(SolverAnswerSchema.parse(JSON.parse(solverExample!)))).toBe(solverExample);
+
+    const plain = await play({ solvers: 1, ...noStop }, script);
+    expect(plain.client.requests.map((request) => [request.sampler.maxTokens, request.messages.length])).toEqual([
+      [400, 2],
+      [160, 2],
+      [200, 2],
+      [120, 2],
+    ]);
+    expect(() => createRiddleEpisodes({ domain: "free-form", freeForm: { workedExample: true } } as never)).toThrow(/freeForm\.workedExample/);
   });
 });

@@ -113,6 +113,8 @@ describe("the riddles environment", () => {
     );
     expect(summary).toMatchObject({ riddleEpisodes: 4, validRiddles: 3, invalidRate: 4 / 7, rejectedDrafts: 4, duplicateRate: 1 / 3, solverCallsSaved: 5, earlyStops: 1 });
     expect(summary.bandShare).toBeCloseTo(2 / 3, 12);
+    // Each valid riddle is in the band, below it or above it.
+    expect([summary.belowBand, summary.aboveBand]).toEqual([0, 1 / 3]);
     expect(summary.meanSolveRate).toBeCloseTo(0.6, 12);
   });
 
