@@ -73,7 +73,7 @@ export {
   type DebateEnvironmentOptions, createDialecticEnvironment, DialecticEnvironmentOptionsSchema, DIALECTIC_TASKS,
   type DialecticEnvironmentOptions, DebateEpisode, DebateEpisodeOptionsSchema, DEBATE_TOPICS,
   type DebateEpisodeOptions, type DebateArtifact, ProposerEpisode, ARITHMETIC_TOPICS, PROPOSER_ROLE,
-  type ProposerEpisodeOptions, type ProposeArtifact, SolverEpisode, SOLVER_ROLE, type SolveArtifact,
+  type ProposerEpisodeOptions, type ProposeArtifact, SolverEpisode, SOLVER_ROLE, type SolveArtifact, type SolverEpisodeOptions,
   createDreamEnvironment, DreamEnvironmentOptionsSchema, type DreamEnvironmentOptions, createRiddlesEnvironment,
   RiddlesEnvironmentOptionsSchema, type RiddlesEnvironmentOptions, type RiddlesEnvironmentOptionsInput,
   createTournamentEnvironment, TournamentEnvironmentOptionsSchema, type TournamentEnvironmentOptions,

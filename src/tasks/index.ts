@@ -7,7 +7,7 @@ export { createDebateEnvironment, DebateEnvironmentOptionsSchema, type DebateEnv
 export { createDialecticEnvironment, DialecticEnvironmentOptionsSchema, DIALECTIC_TASKS, type DialecticEnvironmentOptions } from "./dialectic/dialectic-environment.js";
 export { DebateEpisode, DebateEpisodeOptionsSchema, DEBATE_TOPICS, type DebateEpisodeOptions, type DebateArtifact } from "./debate/debate-episode.js";
 export { ProposerEpisode, ARITHMETIC_TOPICS, PROPOSER_ROLE, type ProposerEpisodeOptions, type ProposeArtifact } from "./proposer-solver/proposer-episode.js";
-export { SolverEpisode, SOLVER_ROLE, type SolveArtifact } from "./proposer-solver/solver-episode.js";
+export { SolverEpisode, SOLVER_ROLE, type SolveArtifact, type SolverEpisodeOptions } from "./proposer-solver/solver-episode.js";
 export { ArithmeticDomain, type ArithmeticDomainOptions } from "./arithmetic/arithmetic-riddle-domain.js";
 export { createRiddleEpisodes, riddleEpisodeModule, type RiddleEpisodesOptions } from "./riddles/riddle-episodes.js";
 export { createDreamEnvironment, DreamEnvironmentOptionsSchema, type DreamEnvironmentOptions } from "./dream/dream-environment.js";

@@ -12,6 +12,8 @@ export interface ExactMatchVerifierOptions {
   extractAnswer?: (completion: string) => string | undefined;
   /** Applied to both sides before comparing. Default: trim. */
   normalize?: (text: string) => string;
+  /** Whether the normalised answer is the expected one (`answersMatch`: numbers as numbers). Default: equal text. */
+  matches?: (answer: string, expected: string) => boolean;
   /** Rewards for a match and a miss. Default 1 and 0. */
   correctReward?: number;
   incorrectReward?: number;
@@ -28,7 +30,7 @@ export class ExactMatchVerifier implements Verifier {
     const completion = lastCompletion(rollout, roleId) ?? "";
     const extracted = (this.options.extractAnswer ?? ((text: string) => text))(completion);
     const answer = extracted === undefined ? null : normalize(extracted);
-    const correct = answer === expected;
+    const correct = answer !== null && (this.options.matches ?? ((given: string, wanted: string) => given === wanted))(answer, expected);
     return {
       rewards: { [roleId]: correct ? (this.options.correctReward ?? 1) : (this.options.incorrectReward ?? 0) },
       details: { expected, answer, correct },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { answersMatch } from "../../../src/core/answers/answers-match.js";
 import { InvalidInputError } from "../../../src/core/errors/index.js";
 import { ExactMatchVerifier } from "../../../src/core/verifiers/exact-match-verifier.js";
 import { fakeScoringContext } from "../../helpers/fake-scoring-context.js";
@@ -13,6 +14,13 @@ describe("ExactMatchVerifier", () => {
       rewards: { solver: 1 },
       details: { expected: "42", answer: "42", correct: true },
     });
+  });
+
+  it("compares with `matches` when given (numbers as numbers), never calling it without an answer", async () => {
+    const verifier = new ExactMatchVerifier({ roleId: "solver", extractAnswer: (text) => /\d[\d.]*/.exec(text)?.[0], matches: answersMatch });
+    const score = async (text: string) => (await verifier.score(makeRollout({ steps: [makeStep("solver", text)], artifacts: { expected: "42" } }), context)).rewards.solver;
+    expect([await score("42.0"), await score("about 42"), await score("41.9"), await score("none")]).toEqual([1, 1, 0, 0]);
+    expect(await new ExactMatchVerifier({ roleId: "solver" }).score(makeRollout({ steps: [makeStep("solver", "42.0")], artifacts: { expected: "42" } }), context)).toMatchObject({ rewards: { solver: 0 } });
   });
 
   it("rewards 0 for a different answer", async () => {
