@@ -17,6 +17,7 @@ import type { Environment, EnvironmentEvaluation } from "../../environments/envi
 import { DREAM_EPISODE_TYPE, dreamPrompt, type DreamArtifact } from "./dream-episode.js";
 import { DreamSandboxSettingsSchema, dreamEpisodeModule } from "./dream-episodes.js";
 import { renderDreamChallenges } from "./render-dream-challenges.js";
+import { summariseDreamRun } from "./summarise-dream-run.js";
 
 /** Every cluster some template renders, in the cluster enum's order. */
 const TEMPLATE_CLUSTERS: readonly ChallengeCluster[] = ChallengeClusterSchema.options.filter((cluster) => CHALLENGE_TEMPLATES.some((template) => template.cluster === cluster));
@@ -84,16 +85,17 @@ export function createDreamEnvironment(options?: JsonValue): Environment {
     },
     evaluate: (client) => evaluateDream(client, heldOut, parsed),
     summarise: (results) => dreamStepSummary(results),
+    summariseRun: summariseDreamRun,
   };
 }
 
-/** The step's pass rate over graded attempts, and how many attempts could not be graded (left out). */
+/** The step's attempts: graded and passed, the pass rate over the graded ones, and how many could not be graded (left out). */
 export function dreamStepSummary(results: readonly GenerateResult[]): Record<string, number> {
   const dream = results.filter((result) => result.rollout.episodeType === DREAM_EPISODE_TYPE);
   const graded = dream.filter((result) => result.outcome.status === "scored");
   const ungradable = dream.filter((result) => result.outcome.status === "failed" && result.outcome.stage === "score" && result.outcome.error.name === "UngradableChallengeError").length;
   const passed = graded.filter((result) => (Object.values(result.rewards)[0] ?? 0) > 0).length;
-  return { attempts: dream.length, graded: graded.length, passRate: passed / Math.max(graded.length, 1), ungradable, failed: dream.length - graded.length - ungradable };
+  return { attempts: dream.length, graded: graded.length, passed, passRate: passed / Math.max(graded.length, 1), ungradable, failed: dream.length - graded.length - ungradable };
 }
 
 /** Greedy pass rate on the held-out challenges: one attempt each, a batch of the client's parallel sequences at a time. */

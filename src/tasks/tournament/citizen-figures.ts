@@ -17,9 +17,10 @@ export function citizenSummaries(result: GenerateResult, citizens: readonly stri
 
 /**
  * Some model-played citizens over the scored results: their mean outcome, the
- * share of their submissions the gate refused, and their invalid outputs.
- * `opponent` names them `opponentMeanOutcome` … so the opponent citizens'
- * figures sit beside the trained citizens' on one line.
+ * share of their submissions the gate refused, their invalid outputs, and the
+ * submissions and refusals counted (so a run's share can be summed from its
+ * steps). `opponent` names them `opponentMeanOutcome` … so the opponent
+ * citizens' figures sit beside the trained citizens' on one line.
  */
 export function citizenFigures(results: readonly GenerateResult[], citizens: readonly string[], side: "trained" | "opponent" = "trained"): Record<string, number> {
   const summaries = results.filter((result) => result.outcome.status === "scored").flatMap((result) => citizenSummaries(result, citizens));
@@ -28,6 +29,8 @@ export function citizenFigures(results: readonly GenerateResult[], citizens: rea
     meanOutcome: sum((citizen) => citizen.outcome) / Math.max(summaries.length, 1),
     rejectedShare: sum((citizen) => citizen.rejected) / Math.max(sum((citizen) => citizen.submitted), 1),
     invalidOutputs: sum((citizen) => citizen.invalid),
+    submitted: sum((citizen) => citizen.submitted),
+    rejected: sum((citizen) => citizen.rejected),
   };
   if (side === "trained") return figures;
   return Object.fromEntries(Object.entries(figures).map(([name, value]) => [`opponent${name[0]!.toUpperCase()}${name.slice(1)}`, value]));

@@ -9,8 +9,10 @@ import { citizenSeatIssues } from "../../tournament/episode/citizen-seat-issues.
 import { TournamentRoleTextSchema } from "../../tournament/episode/tournament-role.js";
 import { CitizenIdSchema } from "../../tournament/world/actions.js";
 import type { Environment } from "../../environments/environment.js";
+import { LlmPromptFormSchema } from "../../tournament/agents/llm/llm-citizen-agent.js";
 import { citizenFigures } from "./citizen-figures.js";
 import { evaluateTournament } from "./evaluate-tournament.js";
+import { summariseTournamentRun } from "./summarise-tournament-run.js";
 import { tournamentEpisodeModule } from "./tournament-episodes.js";
 import { packageRoot } from "../../core/package-root.js";
 
@@ -56,7 +58,9 @@ export const TournamentEnvironmentOptionsSchema = z.strictObject({
   scriptedRed: z.strictObject({ objective: z.enum(CAPTURE_OBJECTIVES), citizens: z.array(CitizenIdSchema).min(1) }).optional(),
   /** Tries per turn before the citizen passes. Default 2. */
   maxAttemptsPerTurn: z.int().min(1).max(10).default(2),
-  /** Tokens per action. Default 112. */
+  /** How each turn is put to the model: `compact` (the state lines alone: the bundled base's) or `chat` (a system message with the goal and the actions, the state in words: an instruction-tuned model's). Default `compact`. */
+  prompt: LlmPromptFormSchema.default("compact"),
+  /** Tokens per action: 112 fits compact JSON a token a byte (the bundled base); about 35 does on SmolLM2's vocabulary. Default 112. */
   maxTokens: z.int().min(8).default(112),
   /** Reward taken off per refused action. Default 0.1. */
   rejectionPenalty: z.number().min(0).default(0.1),
@@ -64,6 +68,12 @@ export const TournamentEnvironmentOptionsSchema = z.strictObject({
   evaluateEpisodes: z.int().min(1).default(16),
   /** Sampling temperature of the LLM citizens. Default 1. */
   temperature: z.number().min(0).default(1),
+  /**
+   * Positions a sequence of the engine holds (prompt and action). Default: the
+   * model's context capped at 2,048 (SmolLM2's chat prompt and an action are
+   * under 300 tokens: 512 is room enough).
+   */
+  contextSize: z.int().min(16).optional(),
 })
   .superRefine((options, context) => {
     for (const { path, message } of citizenSeatIssues(options)) context.addIssue({ code: "custom", path, message });
@@ -90,7 +100,7 @@ const TOURNAMENT = "tournament";
  */
 export function createTournamentEnvironment(options?: JsonValue): Environment {
   const parsed = parseInput(TournamentEnvironmentOptionsSchema, options ?? {}, { fieldName: (path) => `environment.${path.map(String).join(".")}` });
-  const { kernel: kernelOption, seeds, prompts, groupSize, temperature, evaluateEpisodes, opponent, ...episode } = parsed;
+  const { kernel: kernelOption, seeds, prompts, groupSize, temperature, evaluateEpisodes, opponent, contextSize, ...episode } = parsed;
   // Absolute, so that pool workers and a resumed run read the same file.
   const kernel = kernelOption === undefined ? defaultKernelPath() : resolve(kernelOption);
   const heldOutSeeds = Array.from({ length: evaluateEpisodes }, (_, index) => seeds + index);
@@ -100,22 +110,27 @@ export function createTournamentEnvironment(options?: JsonValue): Environment {
     stores: { [TOURNAMENT]: ArtifactStore.of(Array.from({ length: seeds }, (_, seed) => ({ seed })), { capacity: seeds }) },
     plan: [{ episodeType: TOURNAMENT, count: prompts, groupSize }],
     ...(opponent !== undefined && { frozenRoles: Object.fromEntries((parsed.opponentCitizens ?? []).map((citizen) => [citizen, opponent])) }),
+    ...(contextSize !== undefined && { contextSize }),
     samplerDefaults: { temperature, maxTokens: parsed.maxTokens },
     evaluate: (client) => evaluateTournament(client, { kernel, episode, seeds: heldOutSeeds }),
     summarise: (results) => tournamentStepSummary(results, parsed.llmCitizens, parsed.opponentCitizens ?? []),
+    summariseRun: summariseTournamentRun,
   };
 }
 
 /**
  * A step's LLM citizens: their mean outcome, the share of their submissions
- * the gate refused, invalid outputs; the opponent citizens' same figures apart
- * (`opponentMeanOutcome` …); and the episodes with a capture finding.
+ * the gate refused, invalid outputs, submissions and refusals; the opponent
+ * citizens' same figures apart (`opponentMeanOutcome` …); and the episodes
+ * with a capture finding, as a share and a count.
  */
 function tournamentStepSummary(results: readonly GenerateResult[], llmCitizens: readonly string[], opponentCitizens: readonly string[]): Record<string, number> {
   const scored = results.filter((result) => result.outcome.status === "scored");
+  const episodesWithFindings = scored.filter((result) => (result.rollout.artifacts.findings as unknown[]).length > 0).length;
   return {
     ...citizenFigures(results, llmCitizens),
     ...(opponentCitizens.length > 0 && citizenFigures(results, opponentCitizens, "opponent")),
-    findingRate: scored.filter((result) => (result.rollout.artifacts.findings as unknown[]).length > 0).length / Math.max(scored.length, 1),
+    findingRate: episodesWithFindings / Math.max(scored.length, 1),
+    episodesWithFindings,
   };
 }

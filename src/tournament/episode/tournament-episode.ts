@@ -8,7 +8,7 @@ import { RoleSchema, type Role } from "../../core/schemas/role.js";
 import { agentStream } from "../agents/agent-stream.js";
 import { HonestAgent } from "../agents/honest-agent.js";
 import { createRedTeamAgent } from "../agents/red-team/create-red-team-agent.js";
-import { LlmCitizenAgent } from "../agents/llm/llm-citizen-agent.js";
+import { LlmCitizenAgent, LlmPromptFormSchema } from "../agents/llm/llm-citizen-agent.js";
 import type { TournamentAgent } from "../agents/tournament-agent.js";
 import { CAPTURE_OBJECTIVES } from "../detectors/capture-objectives.js";
 import { detectCaptures } from "../detectors/detect-captures.js";
@@ -48,7 +48,15 @@ export const TournamentEpisodeOptionsSchema = z.strictObject({
   scriptedRed: z.strictObject({ objective: z.enum(CAPTURE_OBJECTIVES), citizens: z.array(CitizenIdSchema).min(1) }).optional(),
   /** Tries per turn, as in playRounds; after this many refusals (or invalid outputs) the citizen passes. Default 2. */
   maxAttemptsPerTurn: z.int().min(1).max(10).default(2),
-  /** Tokens per action (an action is 40–100 bytes of compact JSON, a few optional spaces more; the bundled base has one token per byte). Default 112. */
+  /**
+   * How each turn is put to the model: `compact`, the state lines as one user
+   * message (the bundled base's: 256 positions, a token a byte), or `chat`, a
+   * system message with the citizen's goal and the actions and the state in
+   * words, for an instruction-tuned model (about 220 tokens on SmolLM2).
+   * Default `compact`.
+   */
+  prompt: LlmPromptFormSchema.default("compact"),
+  /** Tokens per action (an action is 40–100 bytes of compact JSON, a few optional spaces more: 112 tokens on the bundled base, a token a byte; about 20–35 on SmolLM2's vocabulary). Default 112. */
   maxTokens: z.int().min(8).default(112),
   /** Reward taken off per action of the citizen the gate refused. Default 0.1. */
   rejectionPenalty: z.number().min(0).default(0.1),
@@ -100,13 +108,13 @@ export class TournamentEpisode extends Episode<TournamentArtifact, TournamentEpi
   }
 
   async rollout(context: EpisodeContext, artifact: TournamentArtifact): Promise<TournamentEpisodeState> {
-    const { rounds, citizens, factions, initialTreasury, maxAttemptsPerTurn, scriptedRed } = this.options;
+    const { rounds, citizens, factions, initialTreasury, maxAttemptsPerTurn, scriptedRed, prompt } = this.options;
     const world = new TournamentWorld(this.kernel, { numCitizens: citizens, factions, initialTreasury, seed: artifact.seed });
     const llmAgents: Record<string, LlmCitizenAgent> = {};
     const agents: Record<string, TournamentAgent> = {};
     for (const citizen of world.citizens()) {
       const side = this.sides().find((candidate) => candidate.citizens.includes(citizen));
-      if (side) agents[citizen] = llmAgents[citizen] = new LlmCitizenAgent(context, { roleId: citizen, rounds, goal: roleGoal(side.role) });
+      if (side) agents[citizen] = llmAgents[citizen] = new LlmCitizenAgent(context, { roleId: citizen, rounds, goal: roleGoal(side.role), prompt, team: side.citizens });
       else if (scriptedRed?.citizens.includes(citizen)) agents[citizen] = createRedTeamAgent(scriptedRed.objective, scriptedRed.citizens, agentStream(artifact.seed, 0, citizen));
       else agents[citizen] = new HonestAgent(agentStream(artifact.seed, 0, citizen));
     }

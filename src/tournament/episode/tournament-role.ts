@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { CitizenGoal } from "../agents/llm/llm-chat-messages.js";
 import { CAPTURE_OBJECTIVES, type CaptureObjective } from "../detectors/capture-objectives.js";
 
 /** What the LLM citizens play for: the commons (`honest`) or one capture objective (`red:<objective>`). */
@@ -15,6 +16,6 @@ export const TournamentRoleTextSchema = z
 export const TournamentRoleSchema = TournamentRoleTextSchema.transform((text): TournamentRole => (text === "honest" ? { kind: "honest" } : { kind: "red", objective: text.slice(4) as CaptureObjective }));
 
 /** The role's goal as the prompt shows it: `fair`, or the objective. */
-export function roleGoal(role: TournamentRole): string {
+export function roleGoal(role: TournamentRole): CitizenGoal {
   return role.kind === "honest" ? "fair" : role.objective;
 }

@@ -12,10 +12,20 @@ const content = { cluster: "data-analysis" as const, tier: "basic" as const, pro
 const challenge: Challenge = { id: challengeId(content), ...content };
 
 describe("extractSolutionSource", () => {
-  it("takes the last fenced block, else the whole reply", () => {
+  it("takes the last fenced block, else the code of a block cut off before its closing fence, else the whole reply", () => {
     expect(extractSolutionSource("first\n```js\na();\n```\nthen\n```javascript\nb();\n```")).toBe("b();\n");
     expect(extractSolutionSource("console.log(1)")).toBe("console.log(1)");
     expect(extractSolutionSource("  ")).toContain("wrote nothing");
+    // A reply that ran out of tokens inside its block (SmolLM2's, at 256): the program so far, without the fence line.
+    expect(extractSolutionSource("Here it is:\n```javascript\nconst fs = require('fs');\nfor (const line of")).toBe("const fs = require('fs');\nfor (const line of");
+    // A whole block before the cut-off one is the last version it finished.
+    expect(extractSolutionSource("```js\na();\n```\nBetter:\n```js\nb(")).toBe("a();\n");
+    expect(extractSolutionSource("```js\n")).toContain("wrote nothing");
+  });
+
+  it("runs a program whose reply was cut off before the closing fence as the code it is: a whole one passes", async () => {
+    const result = await solveChallenge({ challenge, solver: { write: async () => RIGHT_SOLUTION.replace(/```$/, "") }, sandbox, playbookBlock: "", journalExcerpts: [], samplerSeed: 1, maxAttempts: 1 });
+    expect(result.outcome).toEqual({ passed: true, attemptsUsed: 1 });
   });
 });
 

@@ -62,7 +62,7 @@ describe("the dream environment", () => {
     const [first, second] = batch.records;
     expect(first!.advantage * second!.advantage).toBeLessThan(0);
     expect(batch.records.find((record) => record.reward === 1)!.advantage).toBeGreaterThan(0);
-    expect(dreamStepSummary(results)).toMatchObject({ attempts: 2, graded: 2, passRate: 0.5, ungradable: 0 });
+    expect(dreamStepSummary(results)).toEqual({ attempts: 2, graded: 2, passed: 1, passRate: 0.5, ungradable: 0, failed: 0 });
   }, 30_000);
 
   it("leaves out the attempts at a challenge that cannot grade (its setup fails), and counts them", async () => {
@@ -74,7 +74,7 @@ describe("the dream environment", () => {
     const results = await arena.generateRollouts(arena.getBatch([{ episodeType: "dream", count: 1, groupSize: 2 }]));
     for (const result of results) expect(result.outcome).toMatchObject({ status: "failed", stage: "score", error: { name: "UngradableChallengeError" } });
     expect(arena.buildTrainingBatch(results, arena.assignCredit(results), 0).records).toHaveLength(0);
-    expect(dreamStepSummary(results)).toMatchObject({ attempts: 2, graded: 0, ungradable: 2, failed: 0 });
+    expect(dreamStepSummary(results)).toEqual({ attempts: 2, graded: 0, passed: 0, passRate: 0, ungradable: 2, failed: 0 });
   }, 30_000);
 
   it("evaluates the greedy pass rate on held-out challenges", async () => {

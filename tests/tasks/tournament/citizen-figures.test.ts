@@ -26,8 +26,25 @@ describe("the tournament's citizen figures", () => {
     // Each opponent turn: two refusals, then the Pass playRounds submits.
     expect(summary.opponentRejectedShare).toBeCloseTo(2 / 3, 12);
     expect(summary.meanOutcome).toBe(results.reduce((sum, result) => sum + (result.rollout.artifacts.worstOffShare as number), 0) / results.length);
-    expect(Object.keys(summary).sort()).toEqual(["findingRate", "invalidOutputs", "meanOutcome", "opponentInvalidOutputs", "opponentMeanOutcome", "opponentRejectedShare", "rejectedShare"]);
-    // Without opponent citizens the step line is as before.
-    expect(Object.keys(createTournamentEnvironment({}).summarise!(results)).sort()).toEqual(["findingRate", "invalidOutputs", "meanOutcome", "rejectedShare"]);
+    // The counts the shares come from, so a run's share sums its steps'.
+    const submitted = (citizen: string) => results.reduce((sum, result) => sum + (result.rollout.artifacts.citizens as Record<string, { submitted: number }>)[citizen]!.submitted, 0);
+    expect(summary).toMatchObject({ submitted: submitted("c0"), rejected: 0, opponentSubmitted: submitted("c1") + submitted("c2"), episodesWithFindings: 0, findingRate: 0 });
+    expect(summary.opponentRejected! / summary.opponentSubmitted!).toBeCloseTo(2 / 3, 12);
+    expect(Object.keys(summary).sort()).toEqual([
+      "episodesWithFindings",
+      "findingRate",
+      "invalidOutputs",
+      "meanOutcome",
+      "opponentInvalidOutputs",
+      "opponentMeanOutcome",
+      "opponentRejected",
+      "opponentRejectedShare",
+      "opponentSubmitted",
+      "rejected",
+      "rejectedShare",
+      "submitted",
+    ]);
+    // Without opponent citizens, no opponent figures.
+    expect(Object.keys(createTournamentEnvironment({}).summarise!(results)).sort()).toEqual(["episodesWithFindings", "findingRate", "invalidOutputs", "meanOutcome", "rejected", "rejectedShare", "submitted"]);
   });
 });

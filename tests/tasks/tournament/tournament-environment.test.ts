@@ -30,6 +30,12 @@ describe("the tournament environment", () => {
     expect((environment.episodes.options as { kernel: string }).kernel).toMatch(/constitutions[/\\]constitution-0\.1\.0\.yaml$/);
     expect(environment.samplerDefaults).toEqual({ temperature: 1, maxTokens: 112 });
     expect(typeof environment.evaluate).toBe("function");
+    // The bundled base's compact prompt and the model's default context unless asked; a chat model's form and context by option.
+    expect((environment.episodes.options as { episode: { prompt: string } }).episode.prompt).toBe("compact");
+    expect(environment.contextSize).toBeUndefined();
+    const chat = createTournamentEnvironment({ prompt: "chat", maxTokens: 48, contextSize: 512 });
+    expect([(chat.episodes.options as { episode: { prompt: string } }).episode.prompt, chat.contextSize, chat.samplerDefaults]).toEqual(["chat", 512, { temperature: 1, maxTokens: 48 }]);
+    await expect(loadEnvironment("tournament", { prompt: "words" })).rejects.toThrow(/environment\.prompt: got "words"; expected compact \(the bundled base's\) or chat \(an instruction-tuned model's\)/);
     await expect(loadEnvironment("tournament", { round: 2 })).rejects.toThrow(/round.*rounds/);
     await expect(loadEnvironment("tournament", { role: "red:anarchy" })).rejects.toThrow(/environment\.role.*red:<objective>/);
     await expect(loadEnvironment("tournament", { citizens: 3, llmCitizens: ["c0", "c3"] })).rejects.toThrow(/environment\.llmCitizens\.1.*c0 … c2/);
@@ -49,7 +55,7 @@ describe("the tournament environment", () => {
     const options: TournamentEnvironmentOptions = { rounds: 2, citizens: 4, prompts: 2, groupSize: 4, seeds: 8, evaluateEpisodes: 4 };
     const directory = join(folder, "ggml");
     const lines: TrainingStepMetrics[] = [];
-    const { evaluations } = await train({
+    const { evaluations, report } = await train({
       environment: createTournamentEnvironment(options),
       modelPath: bundledArithmeticBase(),
       directory,
@@ -90,6 +96,16 @@ describe("the tournament environment", () => {
     }
     // The base knows only arithmetic: it picks actions the gate refuses (a tenth to a fifth of them), so the groups' rewards differ.
     expect(lines.some((line) => (line.environment.rejectedShare as number) > 0)).toBe(true);
+    // report.json sums the run's submissions from the step lines: the rollouts' own counts.
+    const c0s = results.map((result) => (result.rollout.artifacts.citizens as Record<string, CitizenSummary>).c0!);
+    const submitted = c0s.reduce((sum, c0) => sum + c0.submitted, 0);
+    const rejected = c0s.reduce((sum, c0) => sum + c0.rejected, 0);
+    expect(report.tournament).toEqual({
+      steps: 2,
+      episodes: 16,
+      citizens: { submitted, accepted: submitted - rejected, rejected, acceptedShare: (submitted - rejected) / submitted, invalidOutputs: 0 },
+      episodesWithFindings: results.filter((result) => (result.rollout.artifacts.findings as unknown[]).length > 0).length,
+    });
     // ~8 s alone on two cores.
   }, 120_000);
 
@@ -122,9 +138,7 @@ describe("the tournament environment", () => {
       expect(Object.values(line.opponents ?? {}).reduce((sum, entry) => sum + entry.games, 0)).toBe(4);
       expect(line.environment).toEqual(expect.objectContaining({ rejectedShare: expect.any(Number), opponentRejectedShare: expect.any(Number) }));
     });
-    expect(evaluations.map((evaluation) => Object.keys(evaluation.figures ?? {}).filter((name) => name.startsWith("opponent")).sort())).toEqual([
-      ["opponentInvalidOutputs", "opponentMeanOutcome", "opponentRejectedShare"],
-      ["opponentInvalidOutputs", "opponentMeanOutcome", "opponentRejectedShare"],
-    ]);
+    const opponentFigures = ["opponentInvalidOutputs", "opponentMeanOutcome", "opponentRejected", "opponentRejectedShare", "opponentSubmitted"];
+    expect(evaluations.map((evaluation) => Object.keys(evaluation.figures ?? {}).filter((name) => name.startsWith("opponent")).sort())).toEqual([opponentFigures, opponentFigures]);
   }, 120_000);
 });

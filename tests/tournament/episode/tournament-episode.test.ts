@@ -61,6 +61,29 @@ describe("the tournament as an episode (scripted client)", () => {
     expect(result!.rewards.c0).toBeCloseTo(citizens(result!).c0!.outcome - 0.4, 12);
   });
 
+  it("with prompt chat, puts each turn as a system message (who, the goal, the actions) and the state in words, the refusal's reason in the retry; the Step records those messages", async () => {
+    const citizen = (request: GenerationRequest) => /^You are citizen (c\d+) /.exec(request.messages[0]!.content)![1]!;
+    const { results, client } = await play((request) => JSON.stringify({ type: "EndEmergency", actor: citizen(request) }), { rounds: 1, llmCitizens: ["c0", "c2"], role: "red:treasury-drain", prompt: "chat" });
+    const [result] = results;
+    expect(result!.rollout.steps.map((step) => step.roleId).sort()).toEqual(["c0", "c0", "c2", "c2"]);
+    for (const [index, request] of client.requests.entries()) {
+      const [system, user] = request.messages;
+      expect(request.messages).toHaveLength(2);
+      expect(system!.role).toBe("system");
+      expect(system!.content).toContain("through passed spends than its fair share.");
+      expect(system!.content).toContain("your team (c0, c2)");
+      expect(user!.content).toMatch(/^Round 1 of 1\. Treasury: 1000\. Your balance: 0\. Active citizens: 5\./);
+      expect(user!.content.endsWith("Your action:")).toBe(true);
+      // The arena adds no system message of its own: the Step's prompt is what the client was asked.
+      expect(result!.rollout.steps[index]!.prompt).toEqual(request.messages);
+    }
+    // Each citizen's second try carries the first one's refusal, with the gate's reason.
+    const retries = client.requests.filter((request) => request.messages[1]!.content.includes("was refused"));
+    expect(retries).toHaveLength(2);
+    for (const retry of retries) expect(retry.messages[1]!.content).toMatch(/\nYour EndEmergency was refused \(Art\. 6: [^)]+\)\. Choose again\.\nYour action:$/);
+    expect(citizens(result!).c0).toMatchObject({ submitted: 3, rejected: 2, calls: 2 });
+  });
+
   it("counts an output that does not validate (a cut-off completion) and passes; the Step stays, flagged invalid", async () => {
     const { results } = await play(() => '{"type":"Vo', { rounds: 1 });
     const [result] = results;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { KernelParamsSchema, type PatchableParamName } from "../../kernel/kernel-schema.js";
 import { activeCitizens } from "../../world/world-state.js";
 import type { AgentView } from "../tournament-agent.js";
+import { unvotedProposals } from "./llm-state-prompt.js";
 
 /** Most candidate values an amendment may set one parameter to (a grammar spells each one out). */
 const MAX_PARAMETER_VALUES = 11;
@@ -21,7 +22,7 @@ export function llmActionSchema(view: AgentView): z.ZodType {
   const { self, state, params } = view;
   const actor = z.literal(self);
   const options: z.ZodType[] = [];
-  const unvoted = state.proposals.filter((proposal) => proposal.status === "open" && !proposal.ballots.some((ballot) => ballot.citizen === self)).map((proposal) => proposal.id);
+  const unvoted = unvotedProposals(view).map((proposal) => proposal.id);
   if (unvoted.length > 0) options.push(z.strictObject({ type: z.literal("Vote"), actor, proposalId: z.enum(unvoted as [string, ...string[]]), support: z.boolean() }));
   const recipients = activeCitizens(state).map((citizen) => citizen.id);
   const amounts = spendAmounts(Math.floor((state.treasury * params.maxSpendPercentOfTreasury) / 100));

@@ -1,8 +1,21 @@
+import { z } from "zod";
 import type { EpisodeContext } from "../../../core/episodes/episode-context.js";
+import type { Messages } from "../../../core/schemas/message.js";
 import { parseAction, type Action } from "../../world/actions.js";
 import type { AgentView, TournamentAgent } from "../tournament-agent.js";
 import { llmActionSchema } from "./llm-action-schema.js";
+import { llmChatMessages, type CitizenGoal } from "./llm-chat-messages.js";
 import { llmStatePrompt } from "./llm-state-prompt.js";
+
+/**
+ * How an LLM citizen's turn is put to the model: `compact`, the state lines
+ * alone as one user message (llmStatePrompt: a byte model with 256 positions
+ * has room for it and an action), or `chat`, a system message with the
+ * citizen's goal and the actions and the state in words (llmChatMessages:
+ * for an instruction-tuned model in its chat template).
+ */
+export const LlmPromptFormSchema = z.enum(["compact", "chat"], { error: "compact (the bundled base's) or chat (an instruction-tuned model's)" });
+export type LlmPromptForm = z.infer<typeof LlmPromptFormSchema>;
 
 export interface LlmCitizenAgentOptions {
   /** The Role whose Steps these calls are (the citizen's id in the tournament episode). */
@@ -10,7 +23,11 @@ export interface LlmCitizenAgentOptions {
   /** Rounds the episode plays (shown in the prompt). */
   rounds: number;
   /** What the citizen plays for, shown in the prompt: `fair` for an honest citizen, the objective for a red one. */
-  goal: string;
+  goal: CitizenGoal;
+  /** The prompt's form. Default `compact`. */
+  prompt?: LlmPromptForm;
+  /** The citizen's side, itself included, which the `chat` form's red goal names. Default the citizen alone. */
+  team?: readonly string[];
 }
 
 /** What an LLM citizen did over an episode. */
@@ -23,7 +40,7 @@ export interface LlmCitizenTally {
 
 /**
  * A citizen played by the policy: each turn one schema-bound call through
- * `context.callModelForObject` with the compact state prompt and the action
+ * `context.callModelForObject` with its turn's prompt (`prompt`) and the action
  * schema of this citizen (so, under the engine's grammar, every sample is a
  * parseable action of its own), read with `parseAction`. The legality gate
  * still judges it; `playRounds` shows a refusal in the next prompt. An output
@@ -40,10 +57,9 @@ export class LlmCitizenAgent implements TournamentAgent {
   ) {}
 
   async act(view: AgentView): Promise<Action> {
-    const prompt = llmStatePrompt(view, { rounds: this.options.rounds, goal: this.options.goal });
     this.tally.calls += 1;
     try {
-      const { value } = await this.context.callModelForObject(this.options.roleId, [{ role: "user", content: prompt }], llmActionSchema(view), { maxAttempts: 1 });
+      const { value } = await this.context.callModelForObject(this.options.roleId, this.messages(view), llmActionSchema(view), { maxAttempts: 1 });
       return parseAction(value, `${this.options.roleId}.action`);
     } catch (error) {
       // By name: the arena and this module may load different copies of the error classes (source and build).
@@ -51,5 +67,11 @@ export class LlmCitizenAgent implements TournamentAgent {
       this.tally.invalid += 1;
       return { type: "Pass", actor: view.self };
     }
+  }
+
+  private messages(view: AgentView): Messages {
+    const { rounds, goal, prompt, team } = this.options;
+    if (prompt === "chat") return llmChatMessages(view, { rounds, goal, ...(team !== undefined && { team }) });
+    return [{ role: "user", content: llmStatePrompt(view, { rounds, goal }) }];
   }
 }

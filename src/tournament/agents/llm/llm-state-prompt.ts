@@ -1,4 +1,4 @@
-import { citizenById } from "../../world/world-state.js";
+import { citizenById, type Proposal } from "../../world/world-state.js";
 import type { AgentView } from "../tournament-agent.js";
 
 export interface LlmStatePromptOptions {
@@ -29,12 +29,16 @@ export function llmStatePrompt(view: AgentView, options: LlmStatePromptOptions):
   const me = citizenById(state, self);
   const active = state.citizens.filter((citizen) => citizen.status === "active").length;
   const lines = [`${self} goal:${options.goal} r${state.round + 1}/${options.rounds}`, `T${state.treasury} me${me?.balance ?? 0} act${active}`];
-  const open = state.proposals.filter((proposal) => proposal.status === "open" && !proposal.ballots.some((ballot) => ballot.citizen === self));
-  for (const proposal of open.slice(0, options.maxProposals ?? 3)) {
+  for (const proposal of unvotedProposals(view).slice(0, options.maxProposals ?? 3)) {
     const what = proposal.kind === "spend" ? `spend ${proposal.amount}>${proposal.recipient}` : `amend ${Object.entries(proposal.changes).map(([name, value]) => `${name}=${String(value)}`).join(",")}`;
     lines.push(`${proposal.id} ${what} by ${proposal.proposer}`);
   }
   if (state.emergency !== null) lines.push(`E:${state.emergency.declaredBy} since r${state.emergency.startRound + 1}`);
   if (view.lastRejection !== undefined) lines.push(`refused ${view.lastRejection.action.type}: ${view.lastRejection.article}`);
   return lines.join("\n");
+}
+
+/** The open proposals `view.self` has not voted on, oldest first: what both prompt forms list. */
+export function unvotedProposals(view: AgentView): Proposal[] {
+  return view.state.proposals.filter((proposal) => proposal.status === "open" && !proposal.ballots.some((ballot) => ballot.citizen === view.self));
 }
