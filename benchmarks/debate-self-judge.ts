@@ -23,7 +23,7 @@ import { integerFlag } from "./integer-flag.js";
 export const SELF_JUDGE_DEBATE: DebateEpisodeOptions = { rounds: 1, maxTokens: 64, judgeTemperature: 0, judgeOrders: "both" };
 /** The debaters' temperature: SmolLM2 at 1 over its whole vocabulary mostly rambles (RESULTS, the chat-task screen). */
 export const DEBATER_TEMPERATURE = 0.7;
-/** Tokens of context a sequence gets: a one-round debate's judge prompt is about 200. */
+/** Tokens of context a sequence gets: a one-round debate's judge prompt (the motion, the stances, two 64-token turns) is about 220. */
 const CONTEXT_SIZE = 512;
 
 /** The judge's verdicts over one arm's debates. */

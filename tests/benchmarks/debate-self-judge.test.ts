@@ -4,7 +4,7 @@ import type { GenerationRequest } from "../../src/core/inference-client.js";
 import { ScriptedInferenceClient, type ScriptedRule } from "../../src/inference/scripted-inference-client.js";
 
 const transcriptOf = (request: GenerationRequest) => request.messages[1]?.content ?? "";
-const judge = (reply: ScriptedRule["reply"]): ScriptedRule => ({ when: /^system: You judge a contest/, reply });
+const judge = (reply: ScriptedRule["reply"]): ScriptedRule => ({ when: /^system: You judge a debate/, reply });
 const debaters: ScriptedRule[] = [
   { when: /^system: You argue FOR/, reply: "The evidence favours it." },
   { when: /^system: You argue AGAINST/, reply: "It breaks in practice." },
@@ -27,7 +27,7 @@ describe("benchmarks/debate-self-judge's figures", () => {
   });
 
   it("count a swapped ask that never parses as unparsable, every attempt invalid, and leave the debate out of the shares", async () => {
-    const malformedWhenSwapped = judge((request) => (request.messages[0]!.content.includes('between "neg" and "aff"') ? "Both sides argued well." : '{"winner": "neg"}'));
+    const malformedWhenSwapped = judge((request) => (request.messages[0]!.content.includes('"neg" argues') ? "Both sides argued well." : '{"winner": "neg"}'));
     const { results, figures } = await debateArm(new ScriptedInferenceClient({ rules: [malformedWhenSwapped, ...debaters] }), arm);
     for (const result of results) expect(result.outcome).toMatchObject({ status: "failed", stage: "score", error: { name: "StructuredOutputError" } });
     // Three attempts (the debate's judgeAttempts) at each swapped ask.

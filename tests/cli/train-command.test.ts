@@ -95,7 +95,8 @@ describe("selfplay train (real engine, tfjs trainer)", () => {
 
   it("logs a debate's judging figures on the step line and in metrics.jsonl: position consistency, and with --judge-model the policy's agreement with the judge", async () => {
     const config = join(folder, "debate.json");
-    await writeFile(config, JSON.stringify({ environment: { prompts: 1, groupSize: 4, rounds: 1, maxTokens: 4 }, sequences: 4, trainer: { loss: { entropyCoefficient: 0.05 } } }));
+    // A short motion: the judge's prompt states it, and the tiny model's context is 256 tokens.
+    await writeFile(config, JSON.stringify({ environment: { motions: ["Tabs are better than spaces."], prompts: 1, groupSize: 4, rounds: 1, maxTokens: 4 }, sequences: 4, trainer: { loss: { entropyCoefficient: 0.05 } } }));
     const out = join(folder, "debate-judged");
     const { code, stderr } = await runCli(["train", "--env", "debate", "--model", modelPath, "--judge-model", modelPath, "--config", config, "--steps", "1", "--out", out, "--device", "cpu"]);
     expect(code, stderr).toBe(0);

@@ -2,11 +2,18 @@ import { z } from "zod";
 import { AlternatingRolesEpisode, type AlternatingRolesState } from "../../core/episodes/alternating-roles-episode.js";
 import type { JsonObject } from "../../core/json.js";
 import { parseInput } from "../../core/parse-input.js";
+import type { Messages } from "../../core/schemas/message.js";
 import { RoleSchema, type Role } from "../../core/schemas/role.js";
+import type { Rollout } from "../../core/schemas/rollout.js";
+import { formatTranscript } from "../../core/verifiers/transcript.js";
 import { JudgeOrdersSchema, ZeroSumJudgeVerifier } from "../../core/verifiers/zero-sum-judge-verifier.js";
 
 const DebateArtifactSchema = z.object({ topic: z.string().min(1) });
 export type DebateArtifact = z.infer<typeof DebateArtifactSchema>;
+
+/** Each side's stance on the motion, as its system prompt and the judge's are told. */
+const STANCES = { aff: "for", neg: "against" } as const;
+type Side = keyof typeof STANCES;
 
 export const DebateEpisodeOptionsSchema = z.strictObject({
   /** Rounds of one affirmative and one negative turn each. Default 2. */
@@ -26,9 +33,10 @@ export type DebateEpisodeOptions = z.input<typeof DebateEpisodeOptionsSchema>;
 
 /**
  * Two debaters, `aff` (for the motion) and `neg` (against), alternate; an LLM
- * judge, who is not a Role, names the winner through strict JSON (an enum of
- * the two role ids): +1 to the winner, −1 to the loser. The judge is asked
- * with the sides in both orders: a verdict that flips is a tie, 0 to each.
+ * judge, who is not a Role, is told the motion and the sides' stances, reads
+ * the transcript and names the winner through strict JSON (an enum of the two
+ * role ids): +1 to the winner, −1 to the loser. The judge is asked with the
+ * sides in both orders: a verdict that flips is a tie, 0 to each.
  */
 export class DebateEpisode extends AlternatingRolesEpisode<DebateArtifact> {
   readonly type = "debate";
@@ -44,6 +52,7 @@ export class DebateEpisode extends AlternatingRolesEpisode<DebateArtifact> {
     this.verifier = new ZeroSumJudgeVerifier({
       roleA: "aff",
       roleB: "neg",
+      prompt: judgePrompt,
       orders: parsed.judgeOrders,
       compareWithPolicy: parsed.policyAsJudge,
       maxAttempts: parsed.judgeAttempts,
@@ -51,10 +60,7 @@ export class DebateEpisode extends AlternatingRolesEpisode<DebateArtifact> {
     });
     this.maxTurns = parsed.rounds * 2;
     const sampler = { maxTokens: parsed.maxTokens };
-    this.roles = [
-      RoleSchema.parse({ id: "aff", systemPrompt: "You argue FOR the motion. Be brief and concrete.", sampler }),
-      RoleSchema.parse({ id: "neg", systemPrompt: "You argue AGAINST the motion. Be brief and concrete.", sampler }),
-    ];
+    this.roles = this.turnOrder.map((id) => RoleSchema.parse({ id, systemPrompt: `You argue ${STANCES[id].toUpperCase()} the motion. Be brief and concrete.`, sampler }));
   }
 
   protected openingPrompt(artifact: DebateArtifact): string {
@@ -64,6 +70,26 @@ export class DebateEpisode extends AlternatingRolesEpisode<DebateArtifact> {
   finalize(state: AlternatingRolesState, artifact: DebateArtifact): JsonObject {
     return { topic: artifact.topic, turns: state.turns.length };
   }
+}
+
+/**
+ * The judge's conversation for one ask: the motion, each side's stance and the
+ * reply format with the sides named in `order`, then the transcript with each
+ * round's turns in `order`, so the swapped ask differs from the first by the
+ * order alone. Kept short: beside a one-round debate of 8-token turns it fits
+ * the bundled byte-level base's 256 tokens of context with room for the verdict.
+ */
+function judgePrompt(rollout: Rollout, order: readonly [string, string]): Messages {
+  const { topic } = DebateArtifactSchema.parse(rollout.artifact);
+  // The verifier's roles are aff and neg, so `order` holds those two.
+  const [first, second] = order as readonly [Side, Side];
+  return [
+    {
+      role: "system",
+      content: `You judge a debate. Motion: ${topic}\n"${first}" argues ${STANCES[first]} it, "${second}" ${STANCES[second]} it. Who argued better? Reply {"winner": "${first}"} or {"winner": "${second}"}.`,
+    },
+    { role: "user", content: formatTranscript(rollout, order) },
+  ];
 }
 
 /** Motions the CLI's debate run samples from. */

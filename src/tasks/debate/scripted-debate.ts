@@ -10,7 +10,7 @@ const REBUTTALS = ["that ignores the cost", "the data says otherwise", "it does 
  */
 export const scriptedDebateRules: readonly ScriptedRule[] = [
   {
-    when: /^system: You judge a contest/,
+    when: /^system: You judge a debate/,
     reply: (_request, random) => {
       if (random.next() < 0.1) return "Both sides argued well.";
       return JSON.stringify({ winner: random.next() < 0.5 ? "aff" : "neg" });

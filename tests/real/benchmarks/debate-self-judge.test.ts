@@ -7,7 +7,9 @@ import { openFrozenPolicies, type FrozenPolicies } from "../../../src/training/l
 import { TranscriptClient, type TranscriptEntry } from "../../helpers/transcript-client.js";
 import { REAL_MODEL_SKIP_REASON, SMOLLM2_PATH, realModelAvailable } from "../real-model.js";
 
-const JUDGE = /^You judge a contest between "(aff|neg)" and "(aff|neg)"/;
+const JUDGE = /^You judge a debate\. Motion: /;
+/** Each side's stance, as the judge is told it. */
+const STANCE = { aff: "for", neg: "against" } as const;
 const VERDICT = zeroSumVerdictSchema("aff", "neg");
 /** The debate's `judgeAttempts` (its default): calls an ask may take before the debate counts as unparsable. */
 const JUDGE_ATTEMPTS = 3;
@@ -59,18 +61,24 @@ describe(`a debate judged by its own policy on SmolLM2, against a frozen copy${R
     const counted = { asks: 0, aff: 0, firstShown: 0, survived: 0, judged: 0, unparsable: 0, invalid: 0 };
     for (const result of results) {
       const [aff, neg] = ["aff", "neg"].map((roleId) => result.rollout.steps.find((step) => step.roleId === roleId)!.completion[0]!.content) as [string, string];
+      // The motion the judge is told is the one the debaters were shown.
+      const { topic } = result.rollout.artifact as { topic: string };
+      expect(result.rollout.steps[0]!.prompt[1]).toEqual({ role: "user", content: `Motion: ${topic}` });
       const verdicts: string[] = [];
       for (const [first, second, transcript] of [["aff", "neg", `aff: ${aff}\n\nneg: ${neg}`], ["neg", "aff", `neg: ${neg}\n\naff: ${aff}`]] as const) {
-        // The swap: the other side named first in the instruction and the reply format, and its turn read first.
+        // The swap: the same motion, the other side named first in the stances and the reply format, and its turn read first.
+        const instruction = `You judge a debate. Motion: ${topic}\n"${first}" argues ${STANCE[first]} it, "${second}" ${STANCE[second]} it. Who argued better? Reply {"winner": "${first}"} or {"winner": "${second}"}.`;
         const asked: TranscriptEntry[] = [];
-        while (asked.length < JUDGE_ATTEMPTS && cursor < judgeCalls.length && judgeCalls[cursor]!.request.messages[0]!.content.startsWith(`You judge a contest between "${first}" and "${second}"`)) {
+        while (asked.length < JUDGE_ATTEMPTS && cursor < judgeCalls.length && judgeCalls[cursor]!.request.messages[0]!.content === instruction) {
           asked.push(judgeCalls[cursor++]!);
           if (verdictOf(asked[asked.length - 1]!.text) !== undefined) break;
         }
         expect(asked.length).toBeGreaterThan(0);
         for (const entry of asked) {
-          expect(entry.request.messages[0]!.content).toBe(`You judge a contest between "${first}" and "${second}". Reply with JSON only: {"winner": "${first}"} or {"winner": "${second}"}.`);
-          expect(entry.request.messages[1]).toEqual({ role: "user", content: transcript });
+          expect(entry.request.messages).toEqual([
+            { role: "system", content: instruction },
+            { role: "user", content: transcript },
+          ]);
           // Greedy, and constrained to the two ids where the client can: SmolLM2's engine can.
           expect(entry.request.sampler.temperature).toBe(0);
           expect(entry.request.constraint?.kind).toBe("json-schema");

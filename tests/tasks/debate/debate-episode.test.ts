@@ -3,6 +3,7 @@ import { Arena } from "../../../src/arena/arena.js";
 import { ArtifactStore } from "../../../src/arena/artifact-store.js";
 import type { GenerationRequest } from "../../../src/core/inference-client.js";
 import { judgingFigures } from "../../../src/core/verifiers/judging-figures.js";
+import { formatTranscript } from "../../../src/core/verifiers/transcript.js";
 import { ScriptedInferenceClient, type ScriptedRule } from "../../../src/inference/scripted-inference-client.js";
 import { DebateEpisode, type DebateEpisodeOptions } from "../../../src/tasks/debate/debate-episode.js";
 
@@ -39,9 +40,33 @@ describe("the debate's judge, asked with the sides in both orders", () => {
     expect(judgingFigures(results)).toEqual({ positionConsistency: 0, swappedVerdicts: 6, judgeAgreement: null, comparedVerdicts: 0 });
     expect(batch.records.every((record) => record.advantage === 0)).toBe(true);
     // The swapped ask names neg first and shows its turns first, round by round.
-    const swapped = client.requests.filter((request) => request.messages[0]?.content.startsWith('You judge a contest between "neg" and "aff"'));
+    const swapped = client.requests.filter((request) => request.messages[0]?.content.includes('"neg" argues'));
     expect(swapped).toHaveLength(6);
     expect(transcriptOf(swapped[0]!)).toBe("neg: It breaks in practice.\n\naff: The evidence favours it.\n\nneg: It breaks in practice.\n\naff: The evidence favours it.");
+  });
+
+  it("tells the judge each debate's motion and the sides' stances, the swapped ask differing from the first by the order alone", async () => {
+    const client = new ScriptedInferenceClient({ rules: [evidenceJudge, ...debaters] });
+    const motions = ["Tabs are better than spaces.", "Determinism is worth a 10% slowdown."];
+    // One debate at a time: each debate's two asks follow its turns.
+    const arena = new Arena({ client, seed: 3, concurrency: 1 }).register(new DebateEpisode({ rounds: 2 }), ArtifactStore.of(motions.map((topic) => ({ topic }))));
+    const results = await arena.generateRollouts(motions.map((topic) => ({ episodeType: "debate", artifact: { topic } })));
+    const asks = client.requests.filter((request) => request.messages[0]?.content.startsWith("You judge"));
+    expect(asks).toHaveLength(4);
+    // Swapping the two ids and the two stances turns one ask into the other; the motion and the rest stay.
+    const swapSides = (text: string) => text.replace(/"aff"|"neg"|\bfor\b|\bagainst\b/g, (word) => ({ '"aff"': '"neg"', '"neg"': '"aff"', for: "against", against: "for" })[word]!);
+    for (const [index, result] of results.entries()) {
+      const [first, swapped] = [asks[2 * index]!, asks[2 * index + 1]!];
+      expect(first.messages).toEqual([
+        { role: "system", content: `You judge a debate. Motion: ${motions[index]}\n"aff" argues for it, "neg" against it. Who argued better? Reply {"winner": "aff"} or {"winner": "neg"}.` },
+        { role: "user", content: formatTranscript(result.rollout, ["aff", "neg"]) },
+      ]);
+      expect(swapped.messages).toEqual([
+        { role: "system", content: swapSides(first.messages[0]!.content) },
+        { role: "user", content: formatTranscript(result.rollout, ["neg", "aff"]) },
+      ]);
+      expect(swapped.messages[0]!.content).toContain(`Motion: ${motions[index]}\n"neg" argues against it, "aff" for it.`);
+    }
   });
 
   it("keeps every verdict of a judge that reads the content: ±1, position consistency 1", async () => {

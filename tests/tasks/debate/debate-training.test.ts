@@ -30,7 +30,9 @@ describe("the debate environment", () => {
 
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), "selfplay-debate-train-"));
-    modelPath = (await createRandomModel({ path: join(folder, "tiny.gguf"), preset: "tiny", architecture: "llama", seed: 2 })).path;
+    // 512 tokens of context: the judge's prompt (the motion, the stances and two 12-token turns of random bytes, up to 3 bytes
+    // a token once decoded) outgrows the tiny preset's 256.
+    modelPath = (await createRandomModel({ path: join(folder, "tiny.gguf"), preset: "tiny", architecture: "llama", seed: 2, contextLength: 512 })).path;
     await tf.setBackend("cpu");
   });
 
