@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runDialecticLoops, summariseLoops } from "../../../benchmarks/dialectic-calibration.js";
 import { dialecticLoopTasks } from "../../../benchmarks/dialectic-loop-tasks.js";
 import { CritiqueSchema } from "../../../src/dialectic/critique.js";
@@ -7,9 +7,9 @@ import { DialecticOutcomeSchema, type DialecticOutcome } from "../../../src/dial
 import type { DialecticRound } from "../../../src/dialectic/dialectic-round.js";
 import { DialecticSettingsSchema } from "../../../src/dialectic/dialectic-settings.js";
 import { parseCritique } from "../../../src/dialectic/parse-critique.js";
-import { LlamaInferenceClient } from "../../../src/inference/llama/llama-inference-client.js";
 import { TranscriptClient } from "../../helpers/transcript-client.js";
 import { REAL_MODEL_SKIP_REASON, SMOLLM2_PATH, realModelAvailable } from "../real-model.js";
+import { useRealModelClient } from "../use-real-model-client.js";
 
 // Four rounds: an oscillation can be seen from the third (the window) and an escape tried in the fourth.
 const SETTINGS = DialecticSettingsSchema.parse({ maxRounds: 4 });
@@ -37,17 +37,10 @@ function stateByHand(rounds: readonly DialecticRound[]): DialecticOutcome["state
 // Budget: about 50 s on 1 thread — two loops of up to four rounds side by side, 32-token proposals and critiques of up
 // to 320 tokens, constrained to the critique's JSON schema.
 describe(`the dialectic loop on SmolLM2, proposer and critic${REAL_MODEL_SKIP_REASON}`, () => {
-  let client: TranscriptClient;
-
-  beforeAll(async () => {
-    if (realModelAvailable) client = new TranscriptClient(await LlamaInferenceClient.create({ modelPath: SMOLLM2_PATH, sequences: 2, contextSize: 1024, threads: 1 }));
-  });
-
-  afterAll(async () => {
-    await client?.dispose();
-  });
+  const smollm2 = useRealModelClient({ sequences: 2, contextSize: 1024 });
 
   it.skipIf(!realModelAvailable)("ends every loop in the state its recorded rounds imply, and logs an escape for each oscillation it detects", async () => {
+    const client = new TranscriptClient(smollm2());
     const tasks = dialecticLoopTasks(2);
     const results = await runDialecticLoops(client, { tasks, seed: 3, settings: SETTINGS, proposerMaxTokens: 32 });
     const report = summariseLoops(results, SETTINGS, { model: SMOLLM2_PATH, threads: 1, seed: 3 }, performance.now());

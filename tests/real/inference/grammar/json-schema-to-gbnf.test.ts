@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Arena } from "../../../../src/arena/arena.js";
 import { ArtifactStore } from "../../../../src/arena/artifact-store.js";
 import { RoleSchema } from "../../../../src/core/schemas/role.js";
-import { LlamaInferenceClient } from "../../../../src/inference/llama/llama-inference-client.js";
 import { StructuredEpisode } from "../../../helpers/structured-episode.js";
-import { REAL_MODEL_SKIP_REASON, SMOLLM2_PATH, realModelAvailable } from "../../real-model.js";
+import { REAL_MODEL_SKIP_REASON, realModelAvailable } from "../../real-model.js";
+import { useRealModelClient } from "../../use-real-model-client.js";
 
 /** Two members, an enum and a small integer: every sentence of its grammar fits the budget in SmolLM2's tokens. */
 const ReviewSchema = z.strictObject({ verdict: z.enum(["yes", "no"]), score: z.number().int().min(0).max(9) });
@@ -19,19 +19,10 @@ class TerseStructuredEpisode extends StructuredEpisode<typeof ReviewSchema> {
 const MAX_TOKENS = 24;
 
 describe(`strict JSON under a grammar on SmolLM2's vocabulary${REAL_MODEL_SKIP_REASON}`, () => {
-  let client: LlamaInferenceClient;
-
-  beforeAll(async () => {
-    // One thread: the real project runs two files at once on two cores.
-    if (realModelAvailable) client = await LlamaInferenceClient.create({ modelPath: SMOLLM2_PATH, sequences: 25, contextSize: 80, threads: 1 });
-  });
-
-  afterAll(async () => {
-    await client?.dispose();
-  });
+  const client = useRealModelClient({ sequences: 25, contextSize: 80 });
 
   it.skipIf(!realModelAvailable)(`${SAMPLES} samples at temperature 1, each seeded apart, batched: all valid JSON of the schema, each Step's logprobs finite`, async () => {
-    const arena = new Arena({ client, seed: 21, concurrency: SAMPLES, samplerDefaults: { temperature: 1, maxTokens: MAX_TOKENS } }).register(
+    const arena = new Arena({ client: client(), seed: 21, concurrency: SAMPLES, samplerDefaults: { temperature: 1, maxTokens: MAX_TOKENS } }).register(
       // One attempt: an invalid sample is a failure, never resampled away.
       new TerseStructuredEpisode({ schema: ReviewSchema, maxAttempts: 1 }),
       // Shown an example, the model spends few tokens on the grammar's optional spaces: the samples stay short.

@@ -3,24 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Arena } from "../../../../src/arena/arena.js";
 import { ArtifactStore } from "../../../../src/arena/artifact-store.js";
 import { DEFAULT_SAMPLER } from "../../../../src/core/schemas/sampler-settings.js";
-import { LlamaInferenceClient } from "../../../../src/inference/llama/llama-inference-client.js";
 import { loadLlama } from "../../../../src/inference/llama/load-llama.js";
 import { QuestionEpisode } from "../../../helpers/echo-episode.js";
 import { REAL_MODEL_SKIP_REASON, SMOLLM2_PATH, realModelAvailable } from "../../real-model.js";
+import { useRealModelClient } from "../../use-real-model-client.js";
 
 describe(`SmolLM2's end of turn${REAL_MODEL_SKIP_REASON}`, () => {
-  let client: LlamaInferenceClient;
+  const client = useRealModelClient({ sequences: 2, contextSize: 256 });
   let vocabulary: LlamaModel;
 
   beforeAll(async () => {
-    if (!realModelAvailable) return;
-    // One thread: the real project runs two files at once on two cores.
-    client = await LlamaInferenceClient.create({ modelPath: SMOLLM2_PATH, sequences: 2, contextSize: 256, threads: 1 });
-    vocabulary = await (await loadLlama("cpu")).loadModel({ modelPath: SMOLLM2_PATH, vocabOnly: true });
+    if (realModelAvailable) vocabulary = await (await loadLlama("cpu")).loadModel({ modelPath: SMOLLM2_PATH, vocabOnly: true });
   });
 
   afterAll(async () => {
-    await client?.dispose();
     await vocabulary?.dispose();
   });
 
@@ -29,7 +25,7 @@ describe(`SmolLM2's end of turn${REAL_MODEL_SKIP_REASON}`, () => {
     expect(endOfTurn).toHaveLength(1);
     expect(vocabulary.isEogToken(endOfTurn[0]!)).toBe(true);
     // Greedy, and the model answers this in a few tokens: the turn ends well inside the budget.
-    const arena = new Arena({ client, seed: 5, concurrency: 2 }).register(
+    const arena = new Arena({ client: client(), seed: 5, concurrency: 2 }).register(
       new QuestionEpisode("question", { sampler: { temperature: 0, maxTokens: 24 } }),
       ArtifactStore.of([{ question: "What is 2+2? Answer with a number only.", expected: "4" }]),
     );
@@ -56,7 +52,7 @@ describe(`SmolLM2's end of turn${REAL_MODEL_SKIP_REASON}`, () => {
   });
 
   it.skipIf(!realModelAvailable)("at temperature 1 the end token's logprob is the model's own, finite and below 0", async () => {
-    const [output] = await client.generate([
+    const [output] = await client().generate([
       { messages: [{ role: "user", content: "What is 2+2? Answer with a number only." }], sampler: { ...DEFAULT_SAMPLER, seed: 3, maxTokens: 24 }, constraint: null },
     ]);
     const ids = Array.from(output!.completionTokenIds);

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { GenerationOutput, GenerationRequest, InferenceClient } from "../../../../src/core/inference-client.js";
-import { LlamaInferenceClient } from "../../../../src/inference/llama/llama-inference-client.js";
 import { createDatasetEnvironment } from "../../../../src/tasks/dataset/dataset-environment.js";
 import { chatTaskCandidates } from "../../../../benchmarks/chat-tasks/chat-task-candidates.js";
-import { REAL_MODEL_SKIP_REASON, SMOLLM2_PATH, realModelAvailable } from "../../real-model.js";
+import { REAL_MODEL_SKIP_REASON, realModelAvailable } from "../../real-model.js";
+import { useRealModelClient } from "../../use-real-model-client.js";
 
 /** The client's answers, kept: the test reads what the model wrote beside what the evaluation made of it. */
 function recording(client: InferenceClient, outputs: GenerationOutput[]): InferenceClient {
@@ -22,17 +22,7 @@ function recording(client: InferenceClient, outputs: GenerationOutput[]): Infere
 
 // About 20 s on one thread: 8 held-out word problems after two worked examples, greedy, on SmolLM2's own template.
 describe(`the dataset environment's chat options on SmolLM2${REAL_MODEL_SKIP_REASON}`, () => {
-  let client: LlamaInferenceClient;
-
-  beforeAll(async () => {
-    if (!realModelAvailable) return;
-    // One thread and a small context: the real project runs its files one at a time on two cores.
-    client = await LlamaInferenceClient.create({ modelPath: SMOLLM2_PATH, sequences: 8, contextSize: 512, threads: 1 });
-  });
-
-  afterAll(async () => {
-    await client?.dispose();
-  });
+  const client = useRealModelClient({ sequences: 8, contextSize: 512 });
 
   it.skipIf(!realModelAvailable)("worked examples reach the template as turns, and the model answers in their form; the figures are the answers'", async () => {
     const candidate = chatTaskCandidates().find((entry) => entry.name === "word-problems");
@@ -40,12 +30,12 @@ describe(`the dataset environment's chat options on SmolLM2${REAL_MODEL_SKIP_REA
     const options = { data: candidate.rows, prompt: "question", heldOut: { column: "split", value: "test" }, extractor: "tolerant", format: { extractor: "answer-line" }, maxTokens: 48, evaluateItems: 8 } as const;
     const withExamples = await createDatasetEnvironment({ ...options, fewShot: candidate.fewShot });
     const outputs: GenerationOutput[] = [];
-    const evaluation = await withExamples.evaluate?.(recording(client, outputs));
+    const evaluation = await withExamples.evaluate?.(recording(client(), outputs));
     expect(outputs).toHaveLength(8);
     // The two examples are ~100 tokens of the prompt in SmolLM2's template.
     const bare = await createDatasetEnvironment(options);
     const bareOutputs: GenerationOutput[] = [];
-    await bare.evaluate?.(recording(client, bareOutputs));
+    await bare.evaluate?.(recording(client(), bareOutputs));
     for (const [index, output] of outputs.entries()) expect(output.promptTokenIds.length - (bareOutputs[index] as GenerationOutput).promptTokenIds.length).toBeGreaterThan(60);
     // Copied form: an `Answer:` line in most answers with the examples, in few without them.
     const answerLines = (answers: GenerationOutput[]) => answers.filter((output) => /Answer:/.test(output.text)).length;

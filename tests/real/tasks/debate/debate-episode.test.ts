@@ -1,28 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Arena } from "../../../../src/arena/arena.js";
 import { ArtifactStore } from "../../../../src/arena/artifact-store.js";
-import { LlamaInferenceClient } from "../../../../src/inference/llama/llama-inference-client.js";
 import { loadLlama } from "../../../../src/inference/llama/load-llama.js";
 import { DebateEpisode } from "../../../../src/tasks/debate/debate-episode.js";
 import { REAL_MODEL_SKIP_REASON, SMOLLM2_PATH, realModelAvailable } from "../../real-model.js";
+import { useRealModelClient } from "../../use-real-model-client.js";
 
 const MOTION = "Tabs are better than spaces.";
 
 describe(`a debate on SmolLM2${REAL_MODEL_SKIP_REASON}`, () => {
-  let client: LlamaInferenceClient;
-
-  beforeAll(async () => {
-    // One thread: the real project runs two files at once on two cores.
-    if (realModelAvailable) client = await LlamaInferenceClient.create({ modelPath: SMOLLM2_PATH, sequences: 2, contextSize: 512, threads: 1 });
-  });
-
-  afterAll(async () => {
-    await client?.dispose();
-  });
+  const client = useRealModelClient({ sequences: 2, contextSize: 512 });
 
   it.skipIf(!realModelAvailable)("puts the earlier turns in the template's roles: the other side's as user turns, the speaker's own as assistant turns", async () => {
     const episode = new DebateEpisode({ rounds: 2, maxTokens: 6, judgeOrders: "one" });
-    const arena = new Arena({ client, seed: 11, concurrency: 1 }).register(episode, ArtifactStore.of([{ topic: MOTION }]));
+    const arena = new Arena({ client: client(), seed: 11, concurrency: 1 }).register(episode, ArtifactStore.of([{ topic: MOTION }]));
     const [result] = await arena.generateRollouts(arena.getBatch([{ episodeType: "debate", count: 1, groupSize: 1 }]));
     const steps = result!.rollout.steps;
     expect(steps.map((step) => step.roleId)).toEqual(["aff", "neg", "aff", "neg"]);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Arena } from "../../../../src/arena/arena.js";
 import { ArtifactStore } from "../../../../src/arena/artifact-store.js";
 import { deriveStream } from "../../../../src/core/random/random-stream.js";
@@ -10,10 +10,10 @@ import { attemptErrorSummary } from "../../../../src/dream/solver/attempt-error-
 import { DREAM_SOLVER_ROLE } from "../../../../src/dream/solver/dream-solver-role.js";
 import { extractSolutionSource } from "../../../../src/dream/solver/extract-solution-source.js";
 import { pickTemplate } from "../../../../src/dream/templates/pick-template.js";
-import { LlamaInferenceClient } from "../../../../src/inference/llama/llama-inference-client.js";
 import { loadLlama } from "../../../../src/inference/llama/load-llama.js";
 import { DreamEpisode } from "../../../../src/tasks/dream/dream-episode.js";
 import { REAL_MODEL_SKIP_REASON, SMOLLM2_PATH, realModelAvailable } from "../../real-model.js";
+import { useRealModelClient } from "../../use-real-model-client.js";
 
 /** The sandbox limits of the dream environment's defaults. */
 const SANDBOX = { timeoutMs: 10_000, memoryMb: 256 };
@@ -24,22 +24,13 @@ const program = (source: string) => `\`\`\`js\n${source}\n\`\`\``;
 // 17–28 s on one thread of a 2-core machine at load ~4.5 (budget 60 s): two attempts of at most 256 tokens at one basic
 // text-processing challenge (a 148-token prompt), each graded by three sandboxed programs, then four more sandboxed attempts.
 describe(`a dream challenge attempted by SmolLM2${REAL_MODEL_SKIP_REASON}`, () => {
-  let client: LlamaInferenceClient;
-
-  beforeAll(async () => {
-    // One thread and a small context: the real project runs two files at once on two cores.
-    if (realModelAvailable) client = await LlamaInferenceClient.create({ modelPath: SMOLLM2_PATH, sequences: 2, contextSize: 1024, threads: 1 });
-  });
-
-  afterAll(async () => {
-    await client?.dispose();
-  });
+  const client = useRealModelClient({ sequences: 2, contextSize: 1024 });
 
   it.skipIf(!realModelAvailable)("renders a challenge, lets the solver write a program in its chat template, and records the sandbox's verdict on it", async () => {
     const rendered = pickTemplate("text-processing", "basic", deriveStream(7, "dream-real-test"), null)!;
     const { challenge } = rendered;
     const episode = new DreamEpisode({ maxTokens: 256, sandbox: SANDBOX });
-    const arena = new Arena({ client, seed: 4, concurrency: 2, samplerDefaults: { temperature: 0.7 } });
+    const arena = new Arena({ client: client(), seed: 4, concurrency: 2, samplerDefaults: { temperature: 0.7 } });
     arena.register(episode, ArtifactStore.of([{ challenge, playbookBlock: "" }]));
     const results = await arena.generateRollouts(arena.getBatch([{ episodeType: "dream", count: 1, groupSize: 2 }]));
     expect(results).toHaveLength(2);

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Arena } from "../../../../src/arena/arena.js";
 import { extractAnswer } from "../../../../src/core/answers/answer-extractors.js";
 import { answersMatch } from "../../../../src/core/answers/answers-match.js";
 import { gaussianSolveRateReward } from "../../../../src/core/rewards/gaussian-solve-rate-reward.js";
 import { DEFAULT_SAMPLER } from "../../../../src/core/schemas/sampler-settings.js";
 import type { Step } from "../../../../src/core/schemas/step.js";
-import { LlamaInferenceClient } from "../../../../src/inference/llama/llama-inference-client.js";
 import { loadLlama } from "../../../../src/inference/llama/load-llama.js";
 import { heldOutExamples } from "../../../../src/tasks/arithmetic/held-out-examples.js";
 import { JSON_PROPOSAL_GRAMMAR, parseJsonProposal } from "../../../../src/tasks/proposer-solver/json-proposal.js";
@@ -13,6 +12,7 @@ import { createProposerSolverEnvironment } from "../../../../src/tasks/proposer-
 import { createProposerSolverEpisodes } from "../../../../src/tasks/proposer-solver/proposer-solver-episodes.js";
 import type { SolverEpisode } from "../../../../src/tasks/proposer-solver/solver-episode.js";
 import { REAL_MODEL_SKIP_REASON, SMOLLM2_PATH, realModelAvailable } from "../../real-model.js";
+import { useRealModelClient } from "../../use-real-model-client.js";
 
 /** The chat forms benchmarks/configs/proposer-solver-smollm2.json trains with, at a test's sizes. */
 const CHAT = {
@@ -34,20 +34,11 @@ function expectRecorded(step: Step): void {
 
 // About 30 s on one thread of an idle machine: 4 proposals (~15 tokens each), up to 8 worded answers (≤ 32 tokens) and 4 held-out questions.
 describe(`proposer/solver in a chat model's forms on SmolLM2${REAL_MODEL_SKIP_REASON}`, () => {
-  let client: LlamaInferenceClient;
-
-  beforeAll(async () => {
-    // One thread and a small context: the real project runs two files at once on two cores.
-    if (realModelAvailable) client = await LlamaInferenceClient.create({ modelPath: SMOLLM2_PATH, sequences: 2, contextSize: 512, threads: 1 });
-  });
-
-  afterAll(async () => {
-    await client?.dispose();
-  });
+  const client = useRealModelClient({ sequences: 2, contextSize: 512 });
 
   it.skipIf(!realModelAvailable)("proposes under the JSON grammar, executes or counts invalid, and pays the proposer the Gaussian of its solvers' answers as the extractor reads them", async () => {
     const environment = createProposerSolverEnvironment({ ...CHAT, prompts: 2, groupSize: 2, solvers: 2, evaluateProblems: 4 });
-    const arena = new Arena({ client, seed: 3, concurrency: 2, samplerDefaults: { temperature: 0.7 } });
+    const arena = new Arena({ client: client(), seed: 3, concurrency: 2, samplerDefaults: { temperature: 0.7 } });
     const episodes = createProposerSolverEpisodes(environment.episodes.options);
     for (const episode of episodes) arena.register(episode, environment.stores[episode.type]);
     const results = await arena.generateRollouts(arena.getBatch(environment.plan));
@@ -109,9 +100,9 @@ describe(`proposer/solver in a chat model's forms on SmolLM2${REAL_MODEL_SKIP_RE
 
     // The held-out evaluation asks greedily what a solver's Step asks and reads it the same way.
     const solver = episodes[1] as SolverEpisode;
-    const evaluation = await environment.evaluate!(client);
+    const evaluation = await environment.evaluate!(client());
     const examples = heldOutExamples(4);
-    const greedy = await client.generate(examples.map((example) => ({ messages: solver.question(example.problem), sampler: { ...DEFAULT_SAMPLER, temperature: 0, maxTokens: CHAT.solverMaxTokens, seed: 0 }, constraint: null })));
+    const greedy = await client().generate(examples.map((example) => ({ messages: solver.question(example.problem), sampler: { ...DEFAULT_SAMPLER, temperature: 0, maxTokens: CHAT.solverMaxTokens, seed: 0 }, constraint: null })));
     const right = greedy.filter((output, index) => answersMatch(extractAnswer("tolerant", output.text), examples[index]!.answer)).length;
     expect(evaluation).toMatchObject({ heldOutAccuracy: right / 4, n: 4 });
   });

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Arena } from "../../../../src/arena/arena.js";
 import { gaussianSolveRateReward } from "../../../../src/core/rewards/gaussian-solve-rate-reward.js";
 import type { Step } from "../../../../src/core/schemas/step.js";
 import { jsonSchemaConstraint } from "../../../../src/core/structured/json-schema-constraint.js";
-import { LlamaInferenceClient } from "../../../../src/inference/llama/llama-inference-client.js";
 import { RIDDLE_EPISODE_TYPE } from "../../../../src/riddles/episode/riddle-episode.js";
 import { REJECTED_RIDDLER_ROLE_ID } from "../../../../src/riddles/episode/riddle-roles.js";
 import { RiddleArtifactSchema } from "../../../../src/riddles/riddle-artifact.js";
@@ -11,7 +10,8 @@ import { RiddleSchema, SolverAnswerSchema } from "../../../../src/riddles/riddle
 import { RiddleEpisodeOutcomeSchema } from "../../../../src/riddles/riddle-outcome.js";
 import { createRiddleEpisodes } from "../../../../src/tasks/riddles/riddle-episodes.js";
 import { createRiddlesEnvironment } from "../../../../src/tasks/riddles/riddles-environment.js";
-import { REAL_MODEL_SKIP_REASON, SMOLLM2_PATH, realModelAvailable } from "../../real-model.js";
+import { REAL_MODEL_SKIP_REASON, realModelAvailable } from "../../real-model.js";
+import { useRealModelClient } from "../../use-real-model-client.js";
 
 /** The free-form domain as benchmarks/configs/riddles-free-form-smollm2.json plays it, at a test's sizes. */
 const OPTIONS = {
@@ -39,20 +39,11 @@ function expectRecorded(step: Step, schema: Parameters<typeof jsonSchemaConstrai
 // About 40 s on one thread of an idle machine: two riddle episodes of SmolLM2 (a draft of ≤ 160 tokens, the critic's
 // verdict, two solvers of ≤ 96 tokens and their grades), a redraft where the critic rejects one.
 describe(`the riddle curriculum's free-form domain on SmolLM2${REAL_MODEL_SKIP_REASON}`, () => {
-  let client: LlamaInferenceClient;
-
-  beforeAll(async () => {
-    // One thread and a small context: the real project runs two files at once on two cores.
-    if (realModelAvailable) client = await LlamaInferenceClient.create({ modelPath: SMOLLM2_PATH, sequences: 2, contextSize: 1024, threads: 1 });
-  });
-
-  afterAll(async () => {
-    await client?.dispose();
-  });
+  const client = useRealModelClient({ sequences: 2, contextSize: 1024 });
 
   it.skipIf(!realModelAvailable)("drafts under the riddle schema, solves and grades, and keeps the band's books: solve rate, reward, band share, the next curriculum state", async () => {
     const environment = createRiddlesEnvironment(OPTIONS);
-    const arena = new Arena({ client, seed: 4, concurrency: 2, samplerDefaults: { temperature: OPTIONS.temperature } });
+    const arena = new Arena({ client: client(), seed: 4, concurrency: 2, samplerDefaults: { temperature: OPTIONS.temperature } });
     // The episodes from the environment's module options (the curriculum config), made here rather than from the build.
     for (const episode of createRiddleEpisodes(environment.episodes.options)) arena.register(episode, environment.stores[episode.type]);
     const results = await arena.generateRollouts(arena.getBatch(environment.plan));

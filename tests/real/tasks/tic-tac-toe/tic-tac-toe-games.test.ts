@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Arena } from "../../../../src/arena/arena.js";
 import { isTokenAllowed } from "../../../../src/inference/grammar/constraint-masks.js";
 import { grammarTextFor } from "../../../../src/inference/grammar/grammar-text-for.js";
-import { LlamaInferenceClient } from "../../../../src/inference/llama/llama-inference-client.js";
 import { loadLlama } from "../../../../src/inference/llama/load-llama.js";
 import { NativeConstraintMasks } from "../../../../src/inference/native/native-constraint-masks.js";
 import { boardAfter, emptyCells, sideToMove } from "../../../../src/tasks/tic-tac-toe/tic-tac-toe-board.js";
@@ -11,25 +10,16 @@ import { TicTacToeEpisode } from "../../../../src/tasks/tic-tac-toe/tic-tac-toe-
 import { legalMovesGrammar, ticTacToeMessages } from "../../../../src/tasks/tic-tac-toe/tic-tac-toe-prompt.js";
 import { expectWholeGames } from "../../../tasks/tic-tac-toe/expect-whole-games.js";
 import { REAL_MODEL_SKIP_REASON, SMOLLM2_PATH, realModelAvailable } from "../../real-model.js";
+import { useRealModelClient } from "../../use-real-model-client.js";
 
 // About 20 s on one thread of an idle machine: 8 games of SmolLM2 against itself (~30 moves of an 84-token prompt) and two masks.
 describe(`tic-tac-toe on SmolLM2${REAL_MODEL_SKIP_REASON}`, () => {
-  let client: LlamaInferenceClient;
-
-  beforeAll(async () => {
-    if (!realModelAvailable) return;
-    // One thread and a small context: the real project runs two files at once on two cores.
-    client = await LlamaInferenceClient.create({ modelPath: SMOLLM2_PATH, sequences: 8, contextSize: 512, threads: 1 });
-  });
-
-  afterAll(async () => {
-    await client?.dispose();
-  });
+  const client = useRealModelClient({ sequences: 8, contextSize: 512 });
 
   it.skipIf(!realModelAvailable)("plays 8 whole games: every move a legal cell, parsed, its prompt in SmolLM2's chat template", async () => {
     // Two to four opening plies: whole games of at most seven moves, to keep the test short.
     const environment = createTicTacToeEnvironment({ prompts: 2, groupSize: 4, openingPlies: { min: 2, max: 4 } });
-    const arena = new Arena({ client, seed: 2, concurrency: 8 }).register(new TicTacToeEpisode(), environment.stores["tic-tac-toe"]);
+    const arena = new Arena({ client: client(), seed: 2, concurrency: 8 }).register(new TicTacToeEpisode(), environment.stores["tic-tac-toe"]);
     const results = await arena.generateRollouts(arena.getBatch(environment.plan));
     const vocabulary = await (await loadLlama("cpu")).loadModel({ modelPath: SMOLLM2_PATH, vocabOnly: true });
     try {

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Arena } from "../../../../src/arena/arena.js";
 import type { JsonObject } from "../../../../src/core/json.js";
 import type { Step } from "../../../../src/core/schemas/step.js";
-import { LlamaInferenceClient } from "../../../../src/inference/llama/llama-inference-client.js";
 import { loadLlama } from "../../../../src/inference/llama/load-llama.js";
 import type { TournamentEpisodesOptions } from "../../../../src/tasks/tournament/tournament-episodes.js";
 import { createTournamentEnvironment } from "../../../../src/tasks/tournament/tournament-environment.js";
@@ -14,6 +13,7 @@ import { eventLogHash } from "../../../../src/tournament/replay/canonical-json.j
 import { parseAction, type Action } from "../../../../src/tournament/world/actions.js";
 import { TournamentWorld } from "../../../../src/tournament/world/tournament-world.js";
 import { REAL_MODEL_SKIP_REASON, SMOLLM2_PATH, realModelAvailable } from "../../real-model.js";
+import { useRealModelClient } from "../../use-real-model-client.js";
 
 /** The chat form benchmarks/configs/tournament-smollm2.json trains with, at a test's size: 2 rounds of 3 citizens, c0 the red team. */
 const CHAT = { prompt: "chat", maxTokens: 64, temperature: 0.7, rounds: 2, citizens: 3, role: "red:treasury-drain", prompts: 1, groupSize: 2, maxAttemptsPerTurn: 2 } as const;
@@ -41,23 +41,14 @@ function expectRecorded(step: Step): void {
 // 10–13 s on one thread of a 2-core machine at load ~4.5 (budget 60 s): 2 episodes of 2 rounds, c0's 2 turns each (a
 // refused action tried again: at most 8 calls of a ~240-token prompt and a ~25-token action).
 describe(`the tournament's LLM citizen on SmolLM2${REAL_MODEL_SKIP_REASON}`, () => {
-  let client: LlamaInferenceClient;
-
-  beforeAll(async () => {
-    // One thread and a small context: the real project runs two files at once on two cores.
-    if (realModelAvailable) client = await LlamaInferenceClient.create({ modelPath: SMOLLM2_PATH, sequences: 2, contextSize: 512, threads: 1 });
-  });
-
-  afterAll(async () => {
-    await client?.dispose();
-  });
+  const client = useRealModelClient({ sequences: 2, contextSize: 512 });
 
   it.skipIf(!realModelAvailable)("acts in strict JSON under its grammar, every action through the gate: the refusals and findings recorded are the gate's and the detectors' own", async () => {
     const environment = createTournamentEnvironment(CHAT);
     const { kernel: kernelPath, episode: options } = environment.episodes.options as unknown as TournamentEpisodesOptions;
     const kernel = await loadKernel(kernelPath);
     const episode = new RecordingEpisode(kernel, options);
-    const arena = new Arena({ client, seed: 5, concurrency: 2, samplerDefaults: environment.samplerDefaults! });
+    const arena = new Arena({ client: client(), seed: 5, concurrency: 2, samplerDefaults: environment.samplerDefaults! });
     arena.register(episode, environment.stores.tournament);
     const results = await arena.generateRollouts(arena.getBatch(environment.plan));
     expect(results.map((result) => result.outcome.status)).toEqual(["scored", "scored"]);

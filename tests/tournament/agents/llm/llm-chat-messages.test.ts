@@ -4,6 +4,7 @@ import { llmChatMessages } from "../../../../src/tournament/agents/llm/llm-chat-
 import { parseKernel } from "../../../../src/tournament/kernel/load-kernel.js";
 import { effectiveParams } from "../../../../src/tournament/world/effective-params.js";
 import { TournamentWorld } from "../../../../src/tournament/world/tournament-world.js";
+import { refusedUnderEmergency } from "./refused-under-emergency.js";
 
 const kernel = parseKernel(readFileSync("constitutions/constitution-0.1.0.yaml", "utf8"), "constitutions/constitution-0.1.0.yaml");
 
@@ -20,15 +21,9 @@ const ACTIONS = [
 
 describe("the LLM citizen's chat messages", () => {
   it("puts who it is, its goal and the actions in a system message, and the compact prompt's facts in words, the refusal's reason included", () => {
-    const world = new TournamentWorld(kernel, { numCitizens: 5, seed: 2 });
-    const proposer = world.actorOnTurn as string;
-    world.step({ type: "ProposeSpend", actor: proposer, amount: 50, recipient: "c3", memo: "" });
-    const declarer = world.actorOnTurn as string;
-    world.step({ type: "DeclareEmergency", actor: declarer, reason: "" });
-    const self = world.actorOnTurn as string;
-    const view = { self, state: world.state, kernel, params: effectiveParams(kernel, world.state), events: world.events };
-    const refused = { ...view, lastRejection: { action: { type: "EndEmergency" as const, actor: self }, reason: "only the declarer may end an emergency", article: "Art. 6" } };
-    expect(llmChatMessages(refused, { rounds: 2, goal: "fair" })).toEqual([
+    const { view, proposer, declarer } = refusedUnderEmergency(kernel);
+    const { self } = view;
+    expect(llmChatMessages(view, { rounds: 2, goal: "fair" })).toEqual([
       {
         role: "system",
         content: `You are citizen ${self} of a commons of 5 citizens who share a treasury under a constitution. Your goal: keep the commons fair, so that no citizen is left with less than an equal share.\n${ACTIONS}`,
