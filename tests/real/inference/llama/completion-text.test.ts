@@ -1,29 +1,20 @@
-import type { LlamaModel } from "node-llama-cpp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Arena } from "../../../../src/arena/arena.js";
 import { ArtifactStore } from "../../../../src/arena/artifact-store.js";
 import { DEFAULT_SAMPLER } from "../../../../src/core/schemas/sampler-settings.js";
-import { loadLlama } from "../../../../src/inference/llama/load-llama.js";
 import { QuestionEpisode } from "../../../helpers/echo-episode.js";
-import { REAL_MODEL_SKIP_REASON, SMOLLM2_PATH, realModelAvailable } from "../../real-model.js";
+import { REAL_MODEL_SKIP_REASON, realModelAvailable } from "../../real-model.js";
 import { useRealModelClient } from "../../use-real-model-client.js";
+import { useRealModelVocabulary } from "../../use-real-model-vocabulary.js";
 
 describe(`SmolLM2's end of turn${REAL_MODEL_SKIP_REASON}`, () => {
   const client = useRealModelClient({ sequences: 2, contextSize: 256 });
-  let vocabulary: LlamaModel;
-
-  beforeAll(async () => {
-    if (realModelAvailable) vocabulary = await (await loadLlama("cpu")).loadModel({ modelPath: SMOLLM2_PATH, vocabOnly: true });
-  });
-
-  afterAll(async () => {
-    await vocabulary?.dispose();
-  });
+  const vocabulary = useRealModelVocabulary();
 
   it.skipIf(!realModelAvailable)("<|im_end|> ends the completion, stays in the Step's and the training record's tokens and logprobs, and is out of the text", async () => {
-    const endOfTurn = vocabulary.tokenize("<|im_end|>", true);
+    const endOfTurn = vocabulary().tokenize("<|im_end|>", true);
     expect(endOfTurn).toHaveLength(1);
-    expect(vocabulary.isEogToken(endOfTurn[0]!)).toBe(true);
+    expect(vocabulary().isEogToken(endOfTurn[0]!)).toBe(true);
     // Greedy, and the model answers this in a few tokens: the turn ends well inside the budget.
     const arena = new Arena({ client: client(), seed: 5, concurrency: 2 }).register(
       new QuestionEpisode("question", { sampler: { temperature: 0, maxTokens: 24 } }),
@@ -39,8 +30,8 @@ describe(`SmolLM2's end of turn${REAL_MODEL_SKIP_REASON}`, () => {
       expect(ids.length).toBeLessThan(24);
       expect(ids.at(-1)).toBe(endOfTurn[0]);
       // Only the last token ends the turn; the text is the tokens before it, the end token's text left out.
-      expect(ids.slice(0, -1).filter((id) => vocabulary.isEogToken(id as never))).toEqual([]);
-      expect(step!.completion).toEqual([{ role: "assistant", content: vocabulary.detokenize(ids.slice(0, -1) as never[]) }]);
+      expect(ids.slice(0, -1).filter((id) => vocabulary().isEogToken(id as never))).toEqual([]);
+      expect(step!.completion).toEqual([{ role: "assistant", content: vocabulary().detokenize(ids.slice(0, -1) as never[]) }]);
       expect(step!.completion[0]!.content).not.toContain("<|im_end|>");
       expect(step!.completionLogprobs).toHaveLength(ids.length);
       for (const logprob of step!.completionLogprobs) expect(Number.isFinite(logprob)).toBe(true);
@@ -57,8 +48,8 @@ describe(`SmolLM2's end of turn${REAL_MODEL_SKIP_REASON}`, () => {
     ]);
     const ids = Array.from(output!.completionTokenIds);
     expect(output!.finishReason).toBe("stop");
-    expect(vocabulary.isEogToken(ids.at(-1) as never)).toBe(true);
-    expect(output!.text).toBe(vocabulary.detokenize(ids.slice(0, -1) as never[]));
+    expect(vocabulary().isEogToken(ids.at(-1) as never)).toBe(true);
+    expect(output!.text).toBe(vocabulary().detokenize(ids.slice(0, -1) as never[]));
     const last = output!.completionLogprobs.at(-1)!;
     expect(Number.isFinite(last) && last < 0).toBe(true);
   });

@@ -1,10 +1,9 @@
 import { Template } from "@huggingface/jinja";
-import type { LlamaModel } from "node-llama-cpp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Messages } from "../../../../src/core/schemas/message.js";
-import { loadLlama } from "../../../../src/inference/llama/load-llama.js";
 import { promptFormatFor } from "../../../../src/inference/llama/prompt-format.js";
-import { REAL_MODEL_SKIP_REASON, SMOLLM2_PATH, realModelAvailable } from "../../real-model.js";
+import { REAL_MODEL_SKIP_REASON, realModelAvailable } from "../../real-model.js";
+import { useRealModelVocabulary } from "../../use-real-model-vocabulary.js";
 
 /** SmolLM2's template writes this system turn when a conversation opens without one. */
 const DEFAULT_SYSTEM_TURN = "<|im_start|>system\nYou are a helpful AI assistant named SmolLM, trained by Hugging Face<|im_end|>\n";
@@ -37,38 +36,33 @@ const CONVERSATIONS: Record<string, Messages> = {
 };
 
 describe(`SmolLM2's chat template${REAL_MODEL_SKIP_REASON}`, () => {
-  let model: LlamaModel;
+  const model = useRealModelVocabulary();
   let reference: Template;
 
-  beforeAll(async () => {
-    if (!realModelAvailable) return;
-    model = await (await loadLlama("cpu")).loadModel({ modelPath: SMOLLM2_PATH, vocabOnly: true });
-    reference = new Template((model.fileInfo.metadata as { tokenizer: { chat_template: string } }).tokenizer.chat_template);
-  });
-
-  afterAll(async () => {
-    await model?.dispose();
+  // Runs after the vocabulary's own beforeAll: vitest runs a describe's beforeAll hooks in the order they are registered.
+  beforeAll(() => {
+    if (realModelAvailable) reference = new Template((model().fileInfo.metadata as { tokenizer: { chat_template: string } }).tokenizer.chat_template);
   });
 
   /** The file's template rendered by @huggingface/jinja as transformers' apply_chat_template does, tokenized whole with special tokens. */
   function referenceIds(messages: Messages): number[] {
-    const text = reference.render({ messages, add_generation_prompt: true, bos_token: model.tokens.bosString, eos_token: model.tokens.eosString });
-    return model.tokenize(text, true);
+    const text = reference.render({ messages, add_generation_prompt: true, bos_token: model().tokens.bosString, eos_token: model().tokens.eosString });
+    return model().tokenize(text, true);
   }
 
   it.skipIf(!realModelAvailable).each(Object.entries(CONVERSATIONS))("%s: the prompt ids are the file's own template's", (_name, messages) => {
-    const format = promptFormatFor(model);
+    const format = promptFormatFor(model());
     expect(format.name).toBe("chat-template");
     expect(format.tokenize(messages)).toEqual(referenceIds(messages));
   });
 
   it.skipIf(!realModelAvailable)("opens with the template's default system turn only when the conversation has no system message, and ends at the assistant's turn", () => {
-    const format = promptFormatFor(model);
-    const imStart = model.tokenize("<|im_start|>", true);
+    const format = promptFormatFor(model());
+    const imStart = model().tokenize("<|im_start|>", true);
     expect(imStart).toHaveLength(1);
     for (const messages of Object.values(CONVERSATIONS)) {
       const ids = format.tokenize(messages);
-      const text = model.detokenize(ids, true);
+      const text = model().detokenize(ids, true);
       expect(text.startsWith(DEFAULT_SYSTEM_TURN)).toBe(messages[0]?.role !== "system");
       // One <|im_start|> per turn, the assistant's to come included: no BOS of its own before the first.
       const turns = messages.length + (messages[0]?.role === "system" ? 0 : 1) + 1;

@@ -5,14 +5,15 @@ import { answersMatch } from "../../../../src/core/answers/answers-match.js";
 import { gaussianSolveRateReward } from "../../../../src/core/rewards/gaussian-solve-rate-reward.js";
 import { DEFAULT_SAMPLER } from "../../../../src/core/schemas/sampler-settings.js";
 import type { Step } from "../../../../src/core/schemas/step.js";
-import { loadLlama } from "../../../../src/inference/llama/load-llama.js";
 import { heldOutExamples } from "../../../../src/tasks/arithmetic/held-out-examples.js";
 import { JSON_PROPOSAL_GRAMMAR, parseJsonProposal } from "../../../../src/tasks/proposer-solver/json-proposal.js";
 import { createProposerSolverEnvironment } from "../../../../src/tasks/proposer-solver/proposer-solver-environment.js";
 import { createProposerSolverEpisodes } from "../../../../src/tasks/proposer-solver/proposer-solver-episodes.js";
 import type { SolverEpisode } from "../../../../src/tasks/proposer-solver/solver-episode.js";
-import { REAL_MODEL_SKIP_REASON, SMOLLM2_PATH, realModelAvailable } from "../../real-model.js";
+import { REAL_MODEL_SKIP_REASON, realModelAvailable } from "../../real-model.js";
+import { smollm2ChatTemplate } from "../../smollm2-chat-template.js";
 import { useRealModelClient } from "../../use-real-model-client.js";
+import { useRealModelVocabulary } from "../../use-real-model-vocabulary.js";
 
 /** The chat forms benchmarks/configs/proposer-solver-smollm2.json trains with, at a test's sizes. */
 const CHAT = {
@@ -35,6 +36,7 @@ function expectRecorded(step: Step): void {
 // About 30 s on one thread of an idle machine: 4 proposals (~15 tokens each), up to 8 worded answers (≤ 32 tokens) and 4 held-out questions.
 describe(`proposer/solver in a chat model's forms on SmolLM2${REAL_MODEL_SKIP_REASON}`, () => {
   const client = useRealModelClient({ sequences: 2, contextSize: 512 });
+  const vocabulary = useRealModelVocabulary();
 
   it.skipIf(!realModelAvailable)("proposes under the JSON grammar, executes or counts invalid, and pays the proposer the Gaussian of its solvers' answers as the extractor reads them", async () => {
     const environment = createProposerSolverEnvironment({ ...CHAT, prompts: 2, groupSize: 2, solvers: 2, evaluateProblems: 4 });
@@ -43,46 +45,40 @@ describe(`proposer/solver in a chat model's forms on SmolLM2${REAL_MODEL_SKIP_RE
     for (const episode of episodes) arena.register(episode, environment.stores[episode.type]);
     const results = await arena.generateRollouts(arena.getBatch(environment.plan));
     expect(results).toHaveLength(4);
-    const vocabulary = await (await loadLlama("cpu")).loadModel({ modelPath: SMOLLM2_PATH, vocabOnly: true });
-    try {
-      const block = (role: string, content: string) => `<|im_start|>${role}\n${content}<|im_end|>\n`;
-      for (const result of results) {
-        const [proposal] = result.rollout.steps;
-        expect(result.rollout.steps).toHaveLength(1);
-        expectRecorded(proposal!);
-        // Under the grammar, in SmolLM2's template.
-        expect([proposal!.constrained, proposal!.constraint]).toEqual([true, JSON_PROPOSAL_GRAMMAR]);
-        const [system, user] = proposal!.prompt;
-        expect(vocabulary.detokenize(proposal!.promptTokenIds as never[], true)).toBe(`${block("system", system!.content)}${block("user", user!.content)}<|im_start|>assistant\n`);
-        // A proposal the executor runs is a problem; only one cut short by its budget is not (the grammar allows nothing else).
-        const text = proposal!.completion[0]!.content;
-        const problem = parseJsonProposal(text);
-        expect(result.rollout.artifacts.valid).toBe(problem !== undefined);
-        if (problem === undefined) {
-          expect(proposal!.finishReason).toBe("length");
-          expect(result.children).toEqual([]);
-          expect(result.rewards.proposer).toBe(-1);
-          continue;
-        }
-        expect(text.startsWith('{"problem": "')).toBe(true);
-        expect(result.rollout.artifacts).toMatchObject({ problem: problem.text, answer: problem.answer });
-        // Each solver asked in words, its answer read by the tolerant extractor and matched as a number.
-        expect(result.children).toHaveLength(2);
-        let passes = 0;
-        for (const child of result.children) {
-          const [answer] = child.rollout.steps;
-          expectRecorded(answer!);
-          expect(answer!.prompt).toEqual([{ role: "system", content: CHAT.solverSystem }, { role: "user", content: `What is ${problem.text.replace(/([-+*])/g, " $1 ")}?` }]);
-          const read = extractAnswer("tolerant", answer!.completion[0]!.content);
-          expect(child.rollout.artifacts).toEqual({ answer: read ?? null, expected: String(problem.answer) });
-          const solved = answersMatch(read, String(problem.answer));
-          expect(child.rewards.solver).toBe(solved ? 1 : 0);
-          if (solved) passes++;
-        }
-        expect(result.rewards.proposer).toBeCloseTo(gaussianSolveRateReward(passes / 2, { target: 0.5, sigma: 0.2 }), 12);
+    for (const result of results) {
+      const [proposal] = result.rollout.steps;
+      expect(result.rollout.steps).toHaveLength(1);
+      expectRecorded(proposal!);
+      // Under the grammar, in SmolLM2's template.
+      expect([proposal!.constrained, proposal!.constraint]).toEqual([true, JSON_PROPOSAL_GRAMMAR]);
+      const [system, user] = proposal!.prompt;
+      expect(vocabulary().detokenize(proposal!.promptTokenIds as never[], true)).toBe(smollm2ChatTemplate([system!, user!]));
+      // A proposal the executor runs is a problem; only one cut short by its budget is not (the grammar allows nothing else).
+      const text = proposal!.completion[0]!.content;
+      const problem = parseJsonProposal(text);
+      expect(result.rollout.artifacts.valid).toBe(problem !== undefined);
+      if (problem === undefined) {
+        expect(proposal!.finishReason).toBe("length");
+        expect(result.children).toEqual([]);
+        expect(result.rewards.proposer).toBe(-1);
+        continue;
       }
-    } finally {
-      await vocabulary.dispose();
+      expect(text.startsWith('{"problem": "')).toBe(true);
+      expect(result.rollout.artifacts).toMatchObject({ problem: problem.text, answer: problem.answer });
+      // Each solver asked in words, its answer read by the tolerant extractor and matched as a number.
+      expect(result.children).toHaveLength(2);
+      let passes = 0;
+      for (const child of result.children) {
+        const [answer] = child.rollout.steps;
+        expectRecorded(answer!);
+        expect(answer!.prompt).toEqual([{ role: "system", content: CHAT.solverSystem }, { role: "user", content: `What is ${problem.text.replace(/([-+*])/g, " $1 ")}?` }]);
+        const read = extractAnswer("tolerant", answer!.completion[0]!.content);
+        expect(child.rollout.artifacts).toEqual({ answer: read ?? null, expected: String(problem.answer) });
+        const solved = answersMatch(read, String(problem.answer));
+        expect(child.rewards.solver).toBe(solved ? 1 : 0);
+        if (solved) passes++;
+      }
+      expect(result.rewards.proposer).toBeCloseTo(gaussianSolveRateReward(passes / 2, { target: 0.5, sigma: 0.2 }), 12);
     }
     // The step's figures are the rollouts' own.
     const valid = results.filter((result) => result.rollout.artifacts.valid === true);
