@@ -21,7 +21,7 @@ describe("the proposer-solver environment (real engine, bundled base)", () => {
     expect(steps.every((line) => line.rewards.proposer !== undefined)).toBe(true);
     // 4 prompts, each a group of 4: a prompt counts once.
     expect(steps[0]!.frontier.reasons).toEqual({ uniform: 4 });
-  });
+  }, 240_000);
 
   it("trains and resumes in a chat model's forms: JSON proposals under the grammar, worded questions, the solver evaluated at the start and the end", async () => {
     const folder = await mkdtemp(join(tmpdir(), "selfplay-proposer-solver-chat-"));
@@ -40,5 +40,6 @@ describe("the proposer-solver environment (real engine, bundled base)", () => {
     const metrics = (await readFile(join(folder, "uninterrupted", "metrics.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { heldOutAccuracy?: number; n?: number });
     for (const line of metrics) if (line.heldOutAccuracy !== undefined) evaluations.push(line.n ?? 0);
     expect(evaluations).toEqual([8, 8]);
-  });
+    // Three runs of two steps with two evaluations: 31 s alone, past a minute beside the rest of the engine project.
+  }, 240_000);
 });
