@@ -1,12 +1,16 @@
 // Debate judged by itself (issue 38): a chat model debates the CLI's motions (DEBATE_TOPICS, in turn) and judges
 // every debate itself — the judge is the policy's own client, a Verifier, never a Role — greedily, each verdict
-// asked with the sides in both orders (judgeOrders "both"). Two arms on the same motions and seeds:
+// asked with the sides in both orders (judgeOrders "both") and named by position (judgeLabels "positions": "A" the side
+// shown first, "B" the other; the recorded verdicts are the roles those labels named). Two arms on the same motions and
+// seeds:
 //   seat:   one policy plays aff and neg; the share of asks naming aff is the seat bias (the same weights on both
 //           sides, so whatever the judge prefers is the seat or the motion's side, not the debater);
 //   frozen: aff is the policy, neg the frozen opponent (`opponent: "base"` — the same weights in a second engine,
 //           as at step 0 of a training run — or a LoRA adapter / GGUF path); the share naming aff is self-preference.
-// Each arm reports how many verdicts survive the swap, the share naming the side shown first (position bias), the
-// verdicts that never validated (unparsable) and the invalid attempts resampled.
+// Each arm reports how many verdicts survive the swap, the share naming the side shown first (the share answering "A":
+// a position bias, or a label bias, which the position labels make the same thing; either is tied by the swap), the
+// verdicts that never validated (unparsable) and the invalid attempts resampled. Under role-id labels a judge that
+// always named "neg" survived every swap: SmolLM2-135M-Instruct did in 128 of 128 asks, paying neg every debate.
 //
 //   npm run build && node dist/benchmarks/debate-self-judge.js --model FILE [--items 64] [--threads 2] [--seed 1] [--opponent base|FILE]   (prints JSON)
 import { pathToFileURL } from "node:url";
@@ -19,8 +23,8 @@ import { DEBATE_TOPICS, DebateEpisode, type DebateEpisodeOptions } from "../src/
 import { openFrozenPolicies } from "../src/training/loop/open-frozen-policies.js";
 import { integerFlag } from "./integer-flag.js";
 
-/** The debate every arm plays: one round (the environment's default), 64 tokens a turn, a greedy judge asked in both orders. */
-export const SELF_JUDGE_DEBATE: DebateEpisodeOptions = { rounds: 1, maxTokens: 64, judgeTemperature: 0, judgeOrders: "both" };
+/** The debate every arm plays: one round (the environment's default), 64 tokens a turn, a greedy judge asked in both orders, the sides named by position. */
+export const SELF_JUDGE_DEBATE: DebateEpisodeOptions = { rounds: 1, maxTokens: 64, judgeTemperature: 0, judgeOrders: "both", judgeLabels: "positions" };
 /** The debaters' temperature: SmolLM2 at 1 over its whole vocabulary mostly rambles (RESULTS, the chat-task screen). */
 export const DEBATER_TEMPERATURE = 0.7;
 /** Tokens of context a sequence gets: a one-round debate's judge prompt (the motion, the stances, two 64-token turns) is about 220. */
@@ -41,15 +45,15 @@ export interface DebateJudgingFigures {
   invalidAttempts: number;
   /** Share of judged debates whose two verdicts name the same winner; null when none was judged. */
   survivedSwap: number | null;
-  /** Share of the asks naming `aff`; over both orders, so the order's pull cancels. */
+  /** Share of the asks naming `aff`; over both orders, each side shown first and called `A` once, so the pull of a position or a label cancels. */
   affShare: number | null;
-  /** Share of the asks naming the side shown first (`aff` in the first ask, `neg` in the swapped one). */
+  /** Share of the asks naming the side shown first (`aff` in the first ask, `neg` in the swapped one): the share answering `A`: 1 or 0 for a judge that always names one position or label, exactly 0.5 when every verdict survives the swap. */
   firstShownShare: number | null;
   /** Combined verdicts: a verdict that flipped with the order is a tie. */
   outcomes: { aff: number; neg: number; tie: number };
 }
 
-/** The figures of one arm's results, from each debate's recorded verdicts (`scoreDetails.verdicts`, asked aff first, then neg first). */
+/** The figures of one arm's results, from each debate's recorded verdicts (`scoreDetails.verdicts`, role ids, asked aff first, then neg first). */
 export function debateJudgingFigures(results: readonly GenerateResult[]): DebateJudgingFigures {
   const judged = results.filter((result) => result.outcome.status === "scored");
   const unparsable = results.filter((result) => result.outcome.status === "failed" && result.outcome.stage === "score" && result.outcome.error.name === "StructuredOutputError");

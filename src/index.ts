@@ -22,7 +22,7 @@ export {
   type VerifierOutput, type ScoringContext, type JudgeCallOptions, type StructuredJudgeOptions,
   type StructuredJudgeResponse, ExactMatchVerifier, type ExactMatchVerifierOptions, LLMJudgeVerifier,
   type LLMJudgeVerifierOptions, type JudgeParse, ZeroSumJudgeVerifier, zeroSumVerdictSchema,
-  type ZeroSumJudgeVerifierOptions, JudgeOrdersSchema, type JudgeOrders, judgingFigures, type JudgingFigures, MonteCarloVerifier, type MonteCarloVerifierOptions, formatTranscript,
+  type ZeroSumJudgeVerifierOptions, JudgeOrdersSchema, type JudgeOrders, JudgeLabelsSchema, type JudgeLabels, judgingFigures, type JudgingFigures, MonteCarloVerifier, type MonteCarloVerifierOptions, formatTranscript,
   gaussianSolveRateReward, type GaussianSolveRateRewardOptions, absoluteZeroReward, rZeroReward,
   DifficultyRewardSchema, difficultyReward, type DifficultyReward, type CreditAssigner, type CreditSample,
   RewardBroadcast, GrpoAdvantage, type GrpoAdvantageOptions, RlooAdvantage, RoleBaselineAdvantage,

@@ -24,7 +24,7 @@ export { AlternatingRolesEpisode, type AlternatingRolesState, type Turn } from "
 export type { Verifier, VerifierOutput, ScoringContext, JudgeCallOptions, StructuredJudgeOptions, StructuredJudgeResponse } from "./verifiers/verifier.js";
 export { ExactMatchVerifier, type ExactMatchVerifierOptions } from "./verifiers/exact-match-verifier.js";
 export { LLMJudgeVerifier, type LLMJudgeVerifierOptions, type JudgeParse } from "./verifiers/llm-judge-verifier.js";
-export { ZeroSumJudgeVerifier, zeroSumVerdictSchema, JudgeOrdersSchema, type JudgeOrders, type ZeroSumJudgeVerifierOptions } from "./verifiers/zero-sum-judge-verifier.js";
+export { ZeroSumJudgeVerifier, zeroSumVerdictSchema, JudgeOrdersSchema, type JudgeOrders, JudgeLabelsSchema, type JudgeLabels, type ZeroSumJudgeVerifierOptions } from "./verifiers/zero-sum-judge-verifier.js";
 export { judgingFigures, type JudgingFigures } from "./verifiers/judging-figures.js";
 export { MonteCarloVerifier, type MonteCarloVerifierOptions } from "./verifiers/monte-carlo-verifier.js";
 export { formatTranscript } from "./verifiers/transcript.js";

@@ -134,7 +134,8 @@ describe("Arena.generateRollouts", () => {
 describe("judges are never Roles", () => {
   it("keeps judge calls out of Steps and out of the TrainingBatch, and counts them", async () => {
     const client = new ScriptedInferenceClient({
-      rules: [{ when: /^system: You judge/, reply: '{"winner": "neg"}' }, ...scriptedDebateRules],
+      // Names the label of the side that opposes the motion, wherever it is shown.
+      rules: [{ when: /^system: You judge/, reply: (request) => JSON.stringify({ winner: /(\w+): I oppose/.exec(request.messages[1]?.content ?? "")?.[1] }) }, ...scriptedDebateRules],
     });
     const arena = new Arena({ client, seed: 3 }).register(
       new DebateEpisode({ rounds: 2 }),
@@ -143,7 +144,7 @@ describe("judges are never Roles", () => {
     const results = await arena.generateRollouts(arena.getBatch([{ episodeType: "debate", count: 2 }]));
     const batch = arena.buildTrainingBatch(results, arena.assignCredit(results), 0);
     const judgePrompts = client.requests.filter((request) => request.messages[0]?.content.startsWith("You judge"));
-    // Two asks per debate, the sides in both orders; a judge that always names neg survives the swap.
+    // Two asks per debate, the sides in both orders; a judge that names neg's argument wherever it is shown survives the swap.
     expect(judgePrompts).toHaveLength(4);
     for (const result of results) {
       expect(result.rewards).toEqual({ aff: -1, neg: 1 });

@@ -5,7 +5,7 @@ import { DebateEpisode } from "../../src/tasks/debate/debate-episode.js";
 import { ScriptedInferenceClient, type ScriptedRule } from "../../src/inference/scripted-inference-client.js";
 
 const learnerRules: ScriptedRule[] = [
-  { when: /^system: You judge/, reply: (_request, random) => JSON.stringify({ winner: random.next() < 0.5 ? "aff" : "neg" }) },
+  { when: /^system: You judge/, reply: (_request, random) => JSON.stringify({ winner: random.next() < 0.5 ? "A" : "B" }) },
   { when: /^system: You argue FOR/, reply: "learner for" },
 ];
 const learner = () => new ScriptedInferenceClient({ rules: learnerRules });

@@ -99,7 +99,7 @@ describe("selfplay run --model (real engine)", () => {
     expect(JSON.parse(line!).outcome.error.message).toMatch(/shorter than the context of 256 tokens/);
   });
 
-  it("plays debate on node-llama-cpp; the judge's verdicts, constrained to the role ids, score every debate ±1, or 0 when they flip with the order", async () => {
+  it("plays debate on node-llama-cpp; the judge's verdicts, constrained to the labels A and B, score every debate ±1, or 0 when they flip with the order", async () => {
     const out = join(folder, "debate");
     // Four 64-token turns and the judge's instructions run past the medium preset's 512 tokens of context.
     const medium = (await createRandomModel({ path: join(folder, "medium.gguf"), preset: "medium", architecture: "llama", seed: 3, contextLength: 1024 })).path;

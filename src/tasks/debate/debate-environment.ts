@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ArtifactStore } from "../../arena/artifact-store.js";
 import type { JsonValue } from "../../core/json.js";
 import { parseInput } from "../../core/parse-input.js";
-import { JudgeOrdersSchema } from "../../core/verifiers/zero-sum-judge-verifier.js";
+import { JudgeLabelsSchema, JudgeOrdersSchema } from "../../core/verifiers/zero-sum-judge-verifier.js";
 import type { GenerateResult } from "../../core/schemas/generate-result.js";
 import { DEBATE_TOPICS } from "./debate-episode.js";
 import { debateEpisodeModule } from "./debate-episodes.js";
@@ -40,6 +40,14 @@ export const DebateEnvironmentOptionsSchema = z.strictObject({
    */
   judgeOrders: JudgeOrdersSchema.default("both"),
   /**
+   * `"positions"` (default): the judge calls the side shown first `A` and the
+   * other `B` in each ask, so a judge that always names one label names
+   * `aff` in one order and `neg` in the other, a tie. `"roles"`: it calls
+   * them `aff` and `neg`, and a judge that always names one id pays that side
+   * every debate, surviving the swap.
+   */
+  judgeLabels: JudgeLabelsSchema.default("positions"),
+  /**
    * With a separate judge model (`--judge-model`), also ask the policy for
    * each verdict and report how often it agrees with the judge
    * (`judging.judgeAgreement`, a self-preference figure); it never changes a
@@ -61,8 +69,9 @@ const DEBATE = "debate";
  * Two-sided debate on a motion, `aff` for it and `neg` against, one policy in
  * both roles (or `neg` frozen, with `opponent`). The judge — the policy itself,
  * or `--judge-model` — names the winner through strict JSON, an enum of the
- * two role ids, so every verdict is valid and the rewards are ±1, zero-sum;
- * asked with the sides in both orders, a verdict that flips is a tie (0 each).
+ * two position labels (`A` shown first, `B` second), so every verdict is valid
+ * and the rewards are ±1, zero-sum; asked with the sides in both orders, a
+ * verdict that flips is a tie (0 each).
  * Each motion is debated `groupSize` times: GRPO compares each side's debates
  * of one motion, and the verdicts that differ give non-zero advantages.
  */
@@ -70,7 +79,7 @@ export function createDebateEnvironment(options?: JsonValue): Environment {
   const parsed = parseInput(DebateEnvironmentOptionsSchema, options ?? {}, { fieldName: (path) => `environment.${path.map(String).join(".")}` });
   return {
     name: "debate",
-    episodes: debateEpisodeModule({ rounds: parsed.rounds, maxTokens: parsed.maxTokens, judgeAttempts: parsed.judgeAttempts, judgeTemperature: parsed.judgeTemperature, judgeOrders: parsed.judgeOrders, policyAsJudge: parsed.policyAsJudge }),
+    episodes: debateEpisodeModule({ rounds: parsed.rounds, maxTokens: parsed.maxTokens, judgeAttempts: parsed.judgeAttempts, judgeTemperature: parsed.judgeTemperature, judgeOrders: parsed.judgeOrders, judgeLabels: parsed.judgeLabels, policyAsJudge: parsed.policyAsJudge }),
     stores: { [DEBATE]: ArtifactStore.of(parsed.motions.map((topic) => ({ topic }))) },
     plan: [{ episodeType: DEBATE, count: parsed.prompts, groupSize: parsed.groupSize }],
     ...(parsed.opponent !== undefined && { frozenRoles: { neg: parsed.opponent } }),

@@ -6,7 +6,7 @@ import type { Messages } from "../../core/schemas/message.js";
 import { RoleSchema, type Role } from "../../core/schemas/role.js";
 import type { Rollout } from "../../core/schemas/rollout.js";
 import { formatTranscript } from "../../core/verifiers/transcript.js";
-import { JudgeOrdersSchema, ZeroSumJudgeVerifier } from "../../core/verifiers/zero-sum-judge-verifier.js";
+import { JudgeLabelsSchema, JudgeOrdersSchema, ZeroSumJudgeVerifier } from "../../core/verifiers/zero-sum-judge-verifier.js";
 
 const DebateArtifactSchema = z.object({ topic: z.string().min(1) });
 export type DebateArtifact = z.infer<typeof DebateArtifactSchema>;
@@ -26,6 +26,8 @@ export const DebateEpisodeOptionsSchema = z.strictObject({
   judgeTemperature: z.number().min(0).default(0),
   /** `"both"` (default): each verdict asked with the sides in both orders, a flip a tie (0 to each); twice the judge calls. `"one"`: asked once, `aff` first. */
   judgeOrders: JudgeOrdersSchema.default("both"),
+  /** `"positions"` (default): the judge calls the side shown first `A` and the other `B`, so a judge that favours a label is tied by the swap. `"roles"`: it calls them `aff` and `neg`. */
+  judgeLabels: JudgeLabelsSchema.default("positions"),
   /** With a separate judge model, also ask the policy for the verdict and record whether it agrees (details `judgeAgreement`). Default true. */
   policyAsJudge: z.boolean().default(true),
 });
@@ -35,8 +37,10 @@ export type DebateEpisodeOptions = z.input<typeof DebateEpisodeOptionsSchema>;
  * Two debaters, `aff` (for the motion) and `neg` (against), alternate; an LLM
  * judge, who is not a Role, is told the motion and the sides' stances, reads
  * the transcript and names the winner through strict JSON (an enum of the two
- * role ids): +1 to the winner, −1 to the loser. The judge is asked with the
- * sides in both orders: a verdict that flips is a tie, 0 to each.
+ * labels, `A` for the side shown first and `B` for the other, mapped back to
+ * the role): +1 to the winner, −1 to the loser. The judge is asked with the
+ * sides in both orders: a verdict that flips, by position or by label, is a
+ * tie, 0 to each.
  */
 export class DebateEpisode extends AlternatingRolesEpisode<DebateArtifact> {
   readonly type = "debate";
@@ -54,6 +58,7 @@ export class DebateEpisode extends AlternatingRolesEpisode<DebateArtifact> {
       roleB: "neg",
       prompt: judgePrompt,
       orders: parsed.judgeOrders,
+      labels: parsed.judgeLabels,
       compareWithPolicy: parsed.policyAsJudge,
       maxAttempts: parsed.judgeAttempts,
       sampler: { temperature: parsed.judgeTemperature },
@@ -73,22 +78,25 @@ export class DebateEpisode extends AlternatingRolesEpisode<DebateArtifact> {
 }
 
 /**
- * The judge's conversation for one ask: the motion, each side's stance and the
- * reply format with the sides named in `order`, then the transcript with each
- * round's turns in `order`, so the swapped ask differs from the first by the
- * order alone. Kept short: beside a one-round debate of 8-token turns it fits
- * the bundled byte-level base's 256 tokens of context with room for the verdict.
+ * The judge's conversation for one ask: the motion, each side's stance under
+ * its label (`"A" argues for it, "B" against it`, the stances swapped with the
+ * labels in the swapped ask) and the reply format with the labels, then the
+ * transcript under the labels with each round's turns in `order`, so the
+ * swapped ask differs from the first by the order alone. Kept short: beside a
+ * one-round debate of 8-token turns it fits the bundled byte-level base's 256
+ * tokens of context with room for the verdict.
  */
-function judgePrompt(rollout: Rollout, order: readonly [string, string]): Messages {
+function judgePrompt(rollout: Rollout, order: readonly [string, string], labels: readonly [string, string]): Messages {
   const { topic } = DebateArtifactSchema.parse(rollout.artifact);
   // The verifier's roles are aff and neg, so `order` holds those two.
   const [first, second] = order as readonly [Side, Side];
+  const [firstLabel, secondLabel] = labels;
   return [
     {
       role: "system",
-      content: `You judge a debate. Motion: ${topic}\n"${first}" argues ${STANCES[first]} it, "${second}" ${STANCES[second]} it. Who argued better? Reply {"winner": "${first}"} or {"winner": "${second}"}.`,
+      content: `You judge a debate. Motion: ${topic}\n"${firstLabel}" argues ${STANCES[first]} it, "${secondLabel}" ${STANCES[second]} it. Who argued better? Reply {"winner": "${firstLabel}"} or {"winner": "${secondLabel}"}.`,
     },
-    { role: "user", content: formatTranscript(rollout, order) },
+    { role: "user", content: formatTranscript(rollout, order, { [first]: firstLabel, [second]: secondLabel }) },
   ];
 }
 

@@ -13,7 +13,8 @@ export const scriptedDebateRules: readonly ScriptedRule[] = [
     when: /^system: You judge a debate/,
     reply: (_request, random) => {
       if (random.next() < 0.1) return "Both sides argued well.";
-      return JSON.stringify({ winner: random.next() < 0.5 ? "aff" : "neg" });
+      // The debate's judge names the sides by position: A shown first, B second.
+      return JSON.stringify({ winner: random.next() < 0.5 ? "A" : "B" });
     },
   },
   { when: /^system: You argue FOR/, reply: (_request, random) => `I support the motion because ${random.pick(CLAIMS)}.` },

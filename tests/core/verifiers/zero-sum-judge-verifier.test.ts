@@ -37,8 +37,8 @@ describe("ZeroSumJudgeVerifier", () => {
     steps: [makeStep("aff", "Tides are caused by the moon."), makeStep("neg", "Tides are caused by wind.")],
   });
 
-  it("asks once with the transcript (orders: one) and scores +1/−1", async () => {
-    const context = fakeScoringContext({ replies: ['{"winner": "aff"}'] });
+  it("asks once with the transcript (orders: one), the sides named A and B as shown, and scores the role named +1/−1", async () => {
+    const context = fakeScoringContext({ replies: ['{"winner": "A"}'] });
     const output = await new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg", orders: "one" }).score(rollout, context);
     expect(output).toEqual({ rewards: { aff: 1, neg: -1 }, details: { verdict: "aff", judgeAttempts: 1 } });
     expect(sum(output.rewards)).toBe(0);
@@ -47,9 +47,9 @@ describe("ZeroSumJudgeVerifier", () => {
         messages: [
           {
             role: "system",
-            content: 'You judge a contest between "aff" and "neg". Reply with JSON only: {"winner": "aff"} or {"winner": "neg"}.',
+            content: 'You judge a contest between "A" and "B". Reply with JSON only: {"winner": "A"} or {"winner": "B"}.',
           },
-          { role: "user", content: "aff: Tides are caused by the moon.\n\nneg: Tides are caused by wind." },
+          { role: "user", content: "A: Tides are caused by the moon.\n\nB: Tides are caused by wind." },
         ],
         options: { sampler: { temperature: 0, maxTokens: 64 }, maxAttempts: 3 },
       },
@@ -57,7 +57,7 @@ describe("ZeroSumJudgeVerifier", () => {
   });
 
   it("resamples a reply that is not a verdict, with the same prompt", async () => {
-    const context = fakeScoringContext({ replies: ["It's a tie.", 'Verdict: {"winner": "neg"}'] });
+    const context = fakeScoringContext({ replies: ["It's a tie.", 'Verdict: {"winner": "B"}'] });
     const output = await new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg", orders: "one" }).score(rollout, context);
     expect(output).toEqual({ rewards: { aff: -1, neg: 1 }, details: { verdict: "neg", judgeAttempts: 2 } });
     expect(sum(output.rewards)).toBe(0);
@@ -70,23 +70,30 @@ describe("ZeroSumJudgeVerifier", () => {
     expect(context.calls).toHaveLength(2);
   });
 
-  it("uses a custom prompt and sampler", async () => {
-    const context = fakeScoringContext({ replies: ['{"winner": "neg"}'] });
+  it("uses a custom prompt and sampler, telling the prompt each side's label", async () => {
+    const context = fakeScoringContext({ replies: ['{"winner": "B"}'] });
     const verifier = new ZeroSumJudgeVerifier({
       roleA: "aff",
       roleB: "neg",
       orders: "one",
-      prompt: (received, order) => [{ role: "user", content: `who won ${received.id}, ${order.join(" or ")}?` }],
+      prompt: (received, order, labels) => [{ role: "user", content: `who won ${received.id}, ${order.join(" or ")} (${labels.join(" or ")})?` }],
       sampler: { maxTokens: 8 },
     });
-    await verifier.score(rollout, context);
-    expect(context.calls).toEqual([{ messages: [{ role: "user", content: "who won ep0, aff or neg?" }], options: { sampler: { temperature: 0, maxTokens: 8 }, maxAttempts: 3 } }]);
+    expect((await verifier.score(rollout, context)).details).toEqual({ verdict: "neg", judgeAttempts: 1 });
+    expect(context.calls).toEqual([{ messages: [{ role: "user", content: "who won ep0, aff or neg (A or B)?" }], options: { sampler: { temperature: 0, maxTokens: 8 }, maxAttempts: 3 } }]);
+  });
+
+  it("keeps a two-argument prompt of role ids working with labels: roles", async () => {
+    const context = fakeScoringContext({ replies: ['{"winner": "neg"}'] });
+    const verifier = new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg", orders: "one", labels: "roles", prompt: (_received, order) => [{ role: "user", content: order.join(" or ") }] });
+    expect(await verifier.score(rollout, context)).toEqual({ rewards: { aff: -1, neg: 1 }, details: { verdict: "neg", judgeAttempts: 1 } });
+    expect(context.calls[0]?.messages).toEqual([{ role: "user", content: "aff or neg" }]);
   });
 });
 
-/** A judge that reads positions, not content: it names whichever side its transcript presents first. */
+/** A judge that reads positions, not content: it names whichever side its transcript presents first (by its label there). */
 const firstPresented = (messages: Messages) => JSON.stringify({ winner: /^(\w+):/.exec(messages[1]?.content ?? "")?.[1] });
-/** A judge that reads content: it names the side that blames the moon, wherever it is shown. */
+/** A judge that reads content: it names the side that blames the moon, wherever it is shown and whatever it is called. */
 const moonReader = (messages: Messages) => JSON.stringify({ winner: /(\w+): [^\n]*moon/.exec(messages[1]?.content ?? "")?.[1] });
 
 /** A ScoringContext whose judge (and, with `policy`, the policy as judge) answers each call with `reply(messages)`. */
@@ -115,19 +122,22 @@ describe("ZeroSumJudgeVerifier asked in both orders (the default)", () => {
   });
   const verifier = new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg" });
 
-  it("asks the second time with the sides swapped: named the other way round, each round's turns in the other order", async () => {
+  it("asks the second time with the sides swapped: each round's turns in the other order, the side shown first called A again", async () => {
     const { context, asked } = readingContext(moonReader);
     await verifier.score(debate, context);
+    const instruction = { role: "system", content: 'You judge a contest between "A" and "B". Reply with JSON only: {"winner": "A"} or {"winner": "B"}.' };
     expect(asked.judge).toEqual([
-      [
-        { role: "system", content: 'You judge a contest between "aff" and "neg". Reply with JSON only: {"winner": "aff"} or {"winner": "neg"}.' },
-        { role: "user", content: "aff: The moon pulls the sea.\n\nneg: Wind does.\n\naff: Tides follow the moon.\n\nneg: Storms." },
-      ],
-      [
-        { role: "system", content: 'You judge a contest between "neg" and "aff". Reply with JSON only: {"winner": "neg"} or {"winner": "aff"}.' },
-        { role: "user", content: "neg: Wind does.\n\naff: The moon pulls the sea.\n\nneg: Storms.\n\naff: Tides follow the moon." },
-      ],
+      [instruction, { role: "user", content: "A: The moon pulls the sea.\n\nB: Wind does.\n\nA: Tides follow the moon.\n\nB: Storms." }],
+      [instruction, { role: "user", content: "A: Wind does.\n\nB: The moon pulls the sea.\n\nA: Storms.\n\nB: Tides follow the moon." }],
     ]);
+  });
+
+  it("ties a judge that always answers the second label: B is neg in the first ask and aff in the swapped one, 0 to each and positionConsistent false", async () => {
+    const { context } = readingContext(() => '{"winner": "B"}');
+    expect(await verifier.score(debate, context)).toEqual({
+      rewards: { aff: 0, neg: 0 },
+      details: { verdict: "tie", judgeAttempts: 2, verdicts: ["neg", "aff"], positionConsistent: false },
+    });
   });
 
   it("neutralises a judge that names the side presented first: a tie, 0 to each, and positionConsistent false", async () => {
@@ -146,7 +156,8 @@ describe("ZeroSumJudgeVerifier asked in both orders (the default)", () => {
   });
 
   it("adds up the attempts of both asks", async () => {
-    const context = fakeScoringContext({ replies: ["tie", '{"winner": "neg"}', '{"winner": "neg"}'] });
+    // B in the first ask and A in the swapped one: neg both times.
+    const context = fakeScoringContext({ replies: ["tie", '{"winner": "B"}', '{"winner": "A"}'] });
     const output = await verifier.score(debate, context);
     expect(output.details).toEqual({ verdict: "neg", judgeAttempts: 3, verdicts: ["neg", "neg"], positionConsistent: true });
   });
@@ -177,8 +188,37 @@ describe("ZeroSumJudgeVerifier asked in both orders (the default)", () => {
     expect([once.asked.judge.length, once.asked.policy.length]).toEqual([1, 1]);
   });
 
-  it("refuses an unknown orders value, naming the field", () => {
+  it("refuses an unknown orders or labels value, naming the field", () => {
     expect(() => new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg", orders: "three" as never })).toThrow(InvalidInputError);
     expect(() => new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg", orders: "three" as never })).toThrow(/orders/);
+    expect(() => new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg", labels: "letters" as never })).toThrow(/labels: .*"positions" or "roles"/);
+  });
+});
+
+describe("ZeroSumJudgeVerifier naming the sides by their role ids (labels: roles)", () => {
+  const debate = makeRollout({ steps: [makeStep("aff", "The moon pulls the sea."), makeStep("neg", "Wind does.")] });
+  const verifier = new ZeroSumJudgeVerifier({ roleA: "aff", roleB: "neg", labels: "roles" });
+
+  it("names the ids in the instruction, the reply format and the transcript, in each ask's order; the verdict's enum is the ids", async () => {
+    const { context, asked } = readingContext(moonReader);
+    expect((await verifier.score(debate, context)).details).toEqual({ verdict: "aff", judgeAttempts: 2, verdicts: ["aff", "aff"], positionConsistent: true });
+    expect(asked.judge).toEqual([
+      [
+        { role: "system", content: 'You judge a contest between "aff" and "neg". Reply with JSON only: {"winner": "aff"} or {"winner": "neg"}.' },
+        { role: "user", content: "aff: The moon pulls the sea.\n\nneg: Wind does." },
+      ],
+      [
+        { role: "system", content: 'You judge a contest between "neg" and "aff". Reply with JSON only: {"winner": "neg"} or {"winner": "aff"}.' },
+        { role: "user", content: "neg: Wind does.\n\naff: The moon pulls the sea." },
+      ],
+    ]);
+  });
+
+  it("lets a judge that always names one id survive the swap and pay that role (the label bias positions tie)", async () => {
+    const { context } = readingContext(() => '{"winner": "neg"}');
+    expect(await verifier.score(debate, context)).toEqual({
+      rewards: { aff: -1, neg: 1 },
+      details: { verdict: "neg", judgeAttempts: 2, verdicts: ["neg", "neg"], positionConsistent: true },
+    });
   });
 });

@@ -10,11 +10,12 @@ import { REAL_MODEL_SKIP_REASON, SMOLLM2_PATH, realModelAvailable } from "../rea
 const JUDGE = /^You judge a debate\. Motion: /;
 /** Each side's stance, as the judge is told it. */
 const STANCE = { aff: "for", neg: "against" } as const;
-const VERDICT = zeroSumVerdictSchema("aff", "neg");
+/** The judge names the sides by position: "A" the one shown first, "B" the other. */
+const VERDICT = zeroSumVerdictSchema("A", "B");
 /** The debate's `judgeAttempts` (its default): calls an ask may take before the debate counts as unparsable. */
 const JUDGE_ATTEMPTS = 3;
 
-/** The verdict a raw judge output holds, or undefined when it does not parse into one. */
+/** The label a raw judge output names, or undefined when it does not parse into a verdict. */
 function verdictOf(text: string): string | undefined {
   try {
     const parsed = VERDICT.safeParse(extractJson(text));
@@ -65,9 +66,10 @@ describe(`a debate judged by its own policy on SmolLM2, against a frozen copy${R
       const { topic } = result.rollout.artifact as { topic: string };
       expect(result.rollout.steps[0]!.prompt[1]).toEqual({ role: "user", content: `Motion: ${topic}` });
       const verdicts: string[] = [];
-      for (const [first, second, transcript] of [["aff", "neg", `aff: ${aff}\n\nneg: ${neg}`], ["neg", "aff", `neg: ${neg}\n\naff: ${aff}`]] as const) {
-        // The swap: the same motion, the other side named first in the stances and the reply format, and its turn read first.
-        const instruction = `You judge a debate. Motion: ${topic}\n"${first}" argues ${STANCE[first]} it, "${second}" ${STANCE[second]} it. Who argued better? Reply {"winner": "${first}"} or {"winner": "${second}"}.`;
+      const labels: string[] = [];
+      for (const [first, second, transcript] of [["aff", "neg", `A: ${aff}\n\nB: ${neg}`], ["neg", "aff", `A: ${neg}\n\nB: ${aff}`]] as const) {
+        // The swap: the same motion and labels, the other side called A, its stance stated first and its turn read first.
+        const instruction = `You judge a debate. Motion: ${topic}\n"A" argues ${STANCE[first]} it, "B" ${STANCE[second]} it. Who argued better? Reply {"winner": "A"} or {"winner": "B"}.`;
         const asked: TranscriptEntry[] = [];
         while (asked.length < JUDGE_ATTEMPTS && cursor < judgeCalls.length && judgeCalls[cursor]!.request.messages[0]!.content === instruction) {
           asked.push(judgeCalls[cursor++]!);
@@ -79,15 +81,17 @@ describe(`a debate judged by its own policy on SmolLM2, against a frozen copy${R
             { role: "system", content: instruction },
             { role: "user", content: transcript },
           ]);
-          // Greedy, and constrained to the two ids where the client can: SmolLM2's engine can.
+          // Greedy, and constrained to the two labels where the client can: SmolLM2's engine can.
           expect(entry.request.sampler.temperature).toBe(0);
-          expect(entry.request.constraint?.kind).toBe("json-schema");
+          expect(entry.request.constraint).toMatchObject({ kind: "json-schema", schema: { properties: { winner: { enum: ["A", "B"] } } } });
         }
         const read = asked.map((entry) => verdictOf(entry.text));
-        counted.invalid += read.filter((verdict) => verdict === undefined).length;
-        const verdict = read[read.length - 1];
-        if (verdict === undefined) break;
-        verdicts.push(verdict);
+        counted.invalid += read.filter((label) => label === undefined).length;
+        const label = read[read.length - 1];
+        if (label === undefined) break;
+        // A names the side shown first in this ask.
+        labels.push(label);
+        verdicts.push(label === "A" ? first : second);
       }
       if (verdicts.length < 2) {
         counted.unparsable++;
@@ -101,7 +105,7 @@ describe(`a debate judged by its own policy on SmolLM2, against a frozen copy${R
       counted.judged++;
       counted.asks += 2;
       counted.aff += verdicts.filter((verdict) => verdict === "aff").length;
-      counted.firstShown += Number(first === "aff") + Number(swapped === "neg");
+      counted.firstShown += labels.filter((label) => label === "A").length;
       counted.survived += Number(first === swapped);
     }
     expect(cursor).toBe(judgeCalls.length);

@@ -28,7 +28,7 @@ describe("the debate's swapped verdicts on the engine (project-made base)", () =
         expect(result.rewards).toEqual(verdict === "tie" ? { aff: 0, neg: 0 } : { aff: verdict === "aff" ? 1 : -1, neg: verdict === "neg" ? 1 : -1 });
         // Greedy asks of the same weights: the policy's verdict is the judge's.
         expect([policyVerdict, judgeAgreement]).toEqual([verdict, true]);
-        // Two judge asks and two policy asks, constrained to the role ids: valid at the first try.
+        // Two judge asks and two policy asks, constrained to the labels A and B: valid at the first try.
         expect(result.judgeCalls).toBe(4);
         expect(result.structuredOutputs.judge).toMatchObject({ calls: 4, firstTryValid: 4, failures: 0 });
       }

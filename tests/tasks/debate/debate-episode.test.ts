@@ -3,14 +3,13 @@ import { Arena } from "../../../src/arena/arena.js";
 import { ArtifactStore } from "../../../src/arena/artifact-store.js";
 import type { GenerationRequest } from "../../../src/core/inference-client.js";
 import { judgingFigures } from "../../../src/core/verifiers/judging-figures.js";
-import { formatTranscript } from "../../../src/core/verifiers/transcript.js";
 import { ScriptedInferenceClient, type ScriptedRule } from "../../../src/inference/scripted-inference-client.js";
 import { DebateEpisode, type DebateEpisodeOptions } from "../../../src/tasks/debate/debate-episode.js";
 
 const transcriptOf = (request: GenerationRequest) => request.messages[1]?.content ?? "";
-/** Names whichever side its transcript presents first: all position, no content. */
+/** Names whichever side its transcript presents first (by its label there): all position, no content. */
 const firstPresentedJudge: ScriptedRule = { when: /^system: You judge/, reply: (request) => JSON.stringify({ winner: /^(\w+):/.exec(transcriptOf(request))?.[1] }) };
-/** Names the side that cites evidence, wherever it is presented. */
+/** Names the side that cites evidence, wherever it is presented and whatever it is called. */
 const evidenceJudge: ScriptedRule = { when: /^system: You judge/, reply: (request) => JSON.stringify({ winner: /(\w+): [^\n]*evidence/.exec(transcriptOf(request))?.[1] }) };
 const debaters: ScriptedRule[] = [
   { when: /^system: You argue FOR/, reply: "The evidence favours it." },
@@ -39,13 +38,28 @@ describe("the debate's judge, asked with the sides in both orders", () => {
     }
     expect(judgingFigures(results)).toEqual({ positionConsistency: 0, swappedVerdicts: 6, judgeAgreement: null, comparedVerdicts: 0 });
     expect(batch.records.every((record) => record.advantage === 0)).toBe(true);
-    // The swapped ask names neg first and shows its turns first, round by round.
-    const swapped = client.requests.filter((request) => request.messages[0]?.content.includes('"neg" argues'));
+    // The swapped ask calls neg A, states its stance first and shows its turns first, round by round.
+    const swapped = client.requests.filter((request) => request.messages[0]?.content.includes('"A" argues against it'));
     expect(swapped).toHaveLength(6);
-    expect(transcriptOf(swapped[0]!)).toBe("neg: It breaks in practice.\n\naff: The evidence favours it.\n\nneg: It breaks in practice.\n\naff: The evidence favours it.");
+    expect(transcriptOf(swapped[0]!)).toBe("A: It breaks in practice.\n\nB: The evidence favours it.\n\nA: It breaks in practice.\n\nB: The evidence favours it.");
   });
 
-  it("tells the judge each debate's motion and the sides' stances, the swapped ask differing from the first by the order alone", async () => {
+  it("ties every debate of a judge that always answers the second label (B is neg, then aff), where role-id labels let one that always names neg pay neg every debate", async () => {
+    const secondLabel: ScriptedRule = { when: /^system: You judge/, reply: '{"winner": "B"}' };
+    const { results } = await debate(new ScriptedInferenceClient({ rules: [secondLabel, ...debaters] }));
+    for (const result of results) {
+      expect(result.rewards).toEqual({ aff: 0, neg: 0 });
+      expect(result.scoreDetails).toEqual({ verdict: "tie", verdicts: ["neg", "aff"], positionConsistent: false, judgeAttempts: 2 });
+    }
+    expect(judgingFigures(results)?.positionConsistency).toBe(0);
+    // The same bias under judgeLabels "roles" passes the swap: what SmolLM2-135M-Instruct did in 128 of 128 asks.
+    const alwaysNeg: ScriptedRule = { when: /^system: You judge/, reply: '{"winner": "neg"}' };
+    const { results: byRole } = await debate(new ScriptedInferenceClient({ rules: [alwaysNeg, ...debaters] }), { judgeLabels: "roles" });
+    for (const result of byRole) expect([result.rewards, result.scoreDetails.positionConsistent]).toEqual([{ aff: -1, neg: 1 }, true]);
+    expect(judgingFigures(byRole)?.positionConsistency).toBe(1);
+  });
+
+  it("tells the judge each debate's motion and the stances of A (shown first) and B, the swapped ask differing from the first by the order alone", async () => {
     const client = new ScriptedInferenceClient({ rules: [evidenceJudge, ...debaters] });
     const motions = ["Tabs are better than spaces.", "Determinism is worth a 10% slowdown."];
     // One debate at a time: each debate's two asks follow its turns.
@@ -53,20 +67,39 @@ describe("the debate's judge, asked with the sides in both orders", () => {
     const results = await arena.generateRollouts(motions.map((topic) => ({ episodeType: "debate", artifact: { topic } })));
     const asks = client.requests.filter((request) => request.messages[0]?.content.startsWith("You judge"));
     expect(asks).toHaveLength(4);
-    // Swapping the two ids and the two stances turns one ask into the other; the motion and the rest stay.
-    const swapSides = (text: string) => text.replace(/"aff"|"neg"|\bfor\b|\bagainst\b/g, (word) => ({ '"aff"': '"neg"', '"neg"': '"aff"', for: "against", against: "for" })[word]!);
+    // Swapping the two stances turns one ask's instruction into the other's; the labels, the motion and the rest stay.
+    const swapStances = (text: string) => text.replace(/\bfor\b|\bagainst\b/g, (word) => ({ for: "against", against: "for" })[word]!);
     for (const [index, result] of results.entries()) {
       const [first, swapped] = [asks[2 * index]!, asks[2 * index + 1]!];
       expect(first.messages).toEqual([
-        { role: "system", content: `You judge a debate. Motion: ${motions[index]}\n"aff" argues for it, "neg" against it. Who argued better? Reply {"winner": "aff"} or {"winner": "neg"}.` },
-        { role: "user", content: formatTranscript(result.rollout, ["aff", "neg"]) },
+        { role: "system", content: `You judge a debate. Motion: ${motions[index]}\n"A" argues for it, "B" against it. Who argued better? Reply {"winner": "A"} or {"winner": "B"}.` },
+        { role: "user", content: "A: The evidence favours it.\n\nB: It breaks in practice.\n\nA: The evidence favours it.\n\nB: It breaks in practice." },
       ]);
       expect(swapped.messages).toEqual([
-        { role: "system", content: swapSides(first.messages[0]!.content) },
-        { role: "user", content: formatTranscript(result.rollout, ["neg", "aff"]) },
+        { role: "system", content: swapStances(first.messages[0]!.content) },
+        { role: "user", content: "A: It breaks in practice.\n\nB: The evidence favours it.\n\nA: It breaks in practice.\n\nB: The evidence favours it." },
       ]);
-      expect(swapped.messages[0]!.content).toContain(`Motion: ${motions[index]}\n"neg" argues against it, "aff" for it.`);
+      expect(swapped.messages[0]!.content).toContain(`Motion: ${motions[index]}\n"A" argues against it, "B" for it.`);
+      expect(result.scoreDetails.verdicts).toEqual(["aff", "aff"]);
     }
+  });
+
+  it("with judgeLabels roles, names the sides aff and neg in the stances, the reply format and the transcript, in each ask's order", async () => {
+    const client = new ScriptedInferenceClient({ rules: [evidenceJudge, ...debaters] });
+    const arena = new Arena({ client, seed: 3, concurrency: 1 }).register(new DebateEpisode({ rounds: 1, judgeLabels: "roles" }));
+    const [result] = await arena.generateRollouts([{ episodeType: "debate", artifact: { topic: "Tabs are better than spaces." } }]);
+    const asks = client.requests.filter((request) => request.messages[0]?.content.startsWith("You judge")).map((request) => request.messages);
+    expect(asks).toEqual([
+      [
+        { role: "system", content: 'You judge a debate. Motion: Tabs are better than spaces.\n"aff" argues for it, "neg" against it. Who argued better? Reply {"winner": "aff"} or {"winner": "neg"}.' },
+        { role: "user", content: "aff: The evidence favours it.\n\nneg: It breaks in practice." },
+      ],
+      [
+        { role: "system", content: 'You judge a debate. Motion: Tabs are better than spaces.\n"neg" argues against it, "aff" for it. Who argued better? Reply {"winner": "neg"} or {"winner": "aff"}.' },
+        { role: "user", content: "neg: It breaks in practice.\n\naff: The evidence favours it." },
+      ],
+    ]);
+    expect(result!.scoreDetails.verdicts).toEqual(["aff", "aff"]);
   });
 
   it("keeps every verdict of a judge that reads the content: ±1, position consistency 1", async () => {
