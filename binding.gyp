@@ -23,6 +23,7 @@
         "native/request-sampler.cpp",
         "native/trainer/ggml-attention-layout.cpp",
         "native/trainer/ggml-forward-graph.cpp",
+        "native/trainer/ggml-graph-measure.cpp",
         "native/trainer/ggml-graph-runner.cpp",
         "native/trainer/ggml-policy.cpp",
         "native/trainer/ggml-policy-object.cpp",

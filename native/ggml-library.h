@@ -108,6 +108,7 @@
   X(ggml_gallocr_alloc_graph)                  \
   X(ggml_gallocr_get_buffer_size)              \
   X(ggml_gallocr_reserve_n_size)               \
+  X(ggml_set_abort_callback)                   \
   X(gguf_init_from_file)                       \
   X(gguf_free)                                 \
   X(gguf_get_data_offset)                      \

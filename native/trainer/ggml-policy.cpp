@@ -2,6 +2,7 @@
 
 #include "ggml-adamw-kernel.h"
 #include "ggml-dequantising-product-kernel.h"
+#include "ggml-graph-measure.h"
 #include "ggml-product-kernels.h"
 #include "ggml-softmax-kernel.h"
 
@@ -142,7 +143,7 @@ void GgmlPolicy::allocateAndCompute(ggml_cgraph* graph, ggml_gallocr_t allocator
 
 void GgmlPolicy::dropPending() { pending.reset(); }
 
-std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::buildChunk(const GgmlChunk& chunk, bool entropy, bool gradients) {
+std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::buildChunk(const GgmlChunk& chunk, bool entropy, bool gradients, bool keepForward) {
   checkGgmlChunk(chunk, configuration);
   if (gradients && !configuration.trainable) throw std::invalid_argument("this policy was loaded for forward passes only (trainable: false)");
   const size_t size = graphSize();
@@ -161,9 +162,10 @@ std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::buildChunk(const GgmlChunk& chu
     // place of either parent, and the CPU kernel, run in place of its y, overwrites y with dy before it
     // multiplies by y. Without this the output layer's softmax gradient came out wrong whenever its dy was
     // a view gallocr would not reuse (no entropy term): gradients off by orders of magnitude.
+    // With keepForward every forward node is kept (see allocatableChunk).
     for (int index = 0; index < state->forwardNodes; index++) {
       ggml_tensor* node = ggml.ggml_graph_node(full, index);
-      if (node->op == GGML_OP_SOFT_MAX) ggml.ggml_set_output(node);
+      if (node->op == GGML_OP_SOFT_MAX || keepForward) ggml.ggml_set_output(node);
     }
     // The loss whose gradient is the policy loss's: Σ g·logprob (+ Σ h·H), with g and h the loss's
     // derivatives at this chunk's values, computed by the caller from the forward outputs.
@@ -201,23 +203,42 @@ std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::buildChunk(const GgmlChunk& chu
   return state;
 }
 
+std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::allocatableChunk(const GgmlChunk& chunk, bool entropy, bool gradients, size_t& bytes) {
+  std::unique_ptr<Pending> state = buildChunk(chunk, entropy, gradients, false);
+  // The scheduler allocates its splits itself; what it places cannot be measured here.
+  if (!runner->runsWhole(state->full)) return state;
+  const ggml_backend_buffer_type_t bufferType = ggml.ggml_backend_get_default_buffer_type(backend);
+  std::string failure;
+  if (measureGraph(ggml, bufferType, state->full, bytes, failure)) return state;
+  // gallocr holds at most 256 holes between live tensors (MAX_FREE_BLOCKS) and aborts past that. The forward's
+  // transients, freed between the activations the backward keeps, leave a hole each; which shapes reach the
+  // limit depends on best-fit reuse (SmolLM2's 30 blocks under a rank-32 LoRA did at 104 packed tokens and 71
+  // targets). Kept, the forward allocates at the end of the buffer and only the backward's short-lived tensors
+  // are freed, for more memory (2.6 times the compute buffer on that chunk), so only such a chunk pays it.
+  if (gradients) {
+    state = buildChunk(chunk, entropy, gradients, true);
+    if (measureGraph(ggml, bufferType, state->full, bytes, failure)) return state;
+  }
+  throw std::runtime_error("ggml's graph allocator cannot place the graph of a chunk of " + std::to_string(chunk.tokens.size()) + " packed tokens (" +
+                           failure + "): a smaller maxChunkTokens packs a different graph");
+}
+
 size_t GgmlPolicy::estimate(const GgmlChunk& chunk, bool entropy, bool gradients) {
   std::lock_guard<std::mutex> lock(mutex);
-  const std::unique_ptr<Pending> state = buildChunk(chunk, entropy, gradients);
-  // What gallocr would allocate for this graph, computed without allocating it, by an allocator of its own:
-  // measuring through the one forward uses would leave its bookkeeping describing this graph.
-  ggml_gallocr_t measurer = ggml.ggml_gallocr_new(ggml.ggml_backend_get_default_buffer_type(backend));
-  if (measurer == nullptr) throw std::runtime_error("ggml could not create an allocator to size the graph");
   size_t bytes = 0;
-  ggml.ggml_gallocr_reserve_n_size(measurer, state->full, nullptr, nullptr, &bytes);
-  ggml.ggml_gallocr_free(measurer);
+  const std::unique_ptr<Pending> state = allocatableChunk(chunk, entropy, gradients, bytes);
+  if (!runner->runsWhole(state->full)) {
+    std::string failure;
+    if (!measureGraph(ggml, ggml.ggml_backend_get_default_buffer_type(backend), state->full, bytes, failure)) throw std::runtime_error("ggml could not size a chunk's graph: " + failure);
+  }
   return bytes;
 }
 
 GgmlForwardOutputs GgmlPolicy::forward(const GgmlChunk& chunk, bool entropy, bool gradients) {
   std::lock_guard<std::mutex> lock(mutex);
   dropPending();
-  std::unique_ptr<Pending> state = buildChunk(chunk, entropy, gradients);
+  size_t bytes = 0;
+  std::unique_ptr<Pending> state = allocatableChunk(chunk, entropy, gradients, bytes);
   const size_t size = graphSize();
   ggml_context* context = state->context;
   ggml_cgraph* full = state->full;
@@ -276,7 +297,7 @@ void GgmlPolicy::backward(const std::vector<float>& logprobGradients, const std:
     setGradients(*state);
     return runner->computeDirect(&state->backwardNodes);
   }
-  const std::unique_ptr<Pending> fresh = buildChunk(state->chunk, state->entropy, true);
+  const std::unique_ptr<Pending> fresh = buildChunk(state->chunk, state->entropy, true, false);
   runner->computeScheduled(fresh->full, [&]() {
     setGgmlForwardInputs(ggml, fresh->graph, state->chunk, configuration.vocabularySize);
     setGradients(*fresh);

@@ -97,7 +97,13 @@ class GgmlPolicy {
   };
 
   ggml_tensor* find(const std::string& name, GgmlTensorKind kind) const;
-  std::unique_ptr<Pending> buildChunk(const GgmlChunk& chunk, bool entropy, bool gradients);
+  /** The chunk's graph; `keepForward` marks every forward node an output, so gallocr frees none of them. */
+  std::unique_ptr<Pending> buildChunk(const GgmlChunk& chunk, bool entropy, bool gradients, bool keepForward);
+  /**
+   * The chunk's graph as gallocr can place it, its compute-buffer bytes in `bytes` (0 for a graph the scheduler
+   * places): the forward's tensors kept where the usual graph would overflow gallocr's free list.
+   */
+  std::unique_ptr<Pending> allocatableChunk(const GgmlChunk& chunk, bool entropy, bool gradients, size_t& bytes);
   size_t graphSize() const;
   /** Allocates `graph` with `allocator` and computes it whole, on the device or, where it cannot, through the runner's scheduler. */
   void allocateAndCompute(ggml_cgraph* graph, ggml_gallocr_t allocator, const std::function<void()>& setInputs);
