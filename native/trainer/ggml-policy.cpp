@@ -203,21 +203,27 @@ std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::buildChunk(const GgmlChunk& chu
   return state;
 }
 
-std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::allocatableChunk(const GgmlChunk& chunk, bool entropy, bool gradients, size_t& bytes) {
-  std::unique_ptr<Pending> state = buildChunk(chunk, entropy, gradients, false);
-  // The scheduler allocates its splits itself; what it places cannot be measured here.
-  if (!runner->runsWhole(state->full)) return state;
+std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::allocatableChunk(const GgmlChunk& chunk, bool entropy, bool gradients, size_t* bytes) {
+  // A graph's allocation depends on its shape alone, so each shape is measured once (the training step's chunks repeat them).
+  const GraphShape shape{chunk.tokens.size(), chunk.targetRows.size(), entropy, gradients, !chunk.logitOffsets.empty()};
+  const auto known = keepsForward.find(shape);
+  if (known != keepsForward.end() && bytes == nullptr) return buildChunk(chunk, entropy, gradients, known->second);
   const ggml_backend_buffer_type_t bufferType = ggml.ggml_backend_get_default_buffer_type(backend);
+  size_t measured = 0;
   std::string failure;
-  if (measureGraph(ggml, bufferType, state->full, bytes, failure)) return state;
-  // gallocr holds at most 256 holes between live tensors (MAX_FREE_BLOCKS) and aborts past that. The forward's
-  // transients, freed between the activations the backward keeps, leave a hole each; which shapes reach the
-  // limit depends on best-fit reuse (SmolLM2's 30 blocks under a rank-32 LoRA did at 104 packed tokens and 71
-  // targets). Kept, the forward allocates at the end of the buffer and only the backward's short-lived tensors
-  // are freed, for more memory (2.6 times the compute buffer on that chunk), so only such a chunk pays it.
-  if (gradients) {
-    state = buildChunk(chunk, entropy, gradients, true);
-    if (measureGraph(ggml, bufferType, state->full, bytes, failure)) return state;
+  for (const bool keepForward : {false, true}) {
+    // gallocr holds at most 256 holes between live tensors (MAX_FREE_BLOCKS) and aborts past that. The forward's
+    // transients, freed between the activations the backward keeps, leave a hole each; which shapes reach the
+    // limit depends on best-fit reuse (SmolLM2's 30 blocks under a rank-32 LoRA did at 104 packed tokens and 71
+    // targets). Kept, the forward allocates at the end of the buffer and only the backward's short-lived tensors
+    // are freed, for more memory (2.6 times the compute buffer on that chunk), so only such a shape pays it.
+    if (keepForward && !gradients) break;
+    std::unique_ptr<Pending> state = buildChunk(chunk, entropy, gradients, keepForward);
+    if (measureGraph(ggml, bufferType, state->full, measured, failure)) {
+      keepsForward[shape] = keepForward;
+      if (bytes != nullptr) *bytes = measured;
+      return state;
+    }
   }
   throw std::runtime_error("ggml's graph allocator cannot place the graph of a chunk of " + std::to_string(chunk.tokens.size()) + " packed tokens (" +
                            failure + "): a smaller maxChunkTokens packs a different graph");
@@ -226,19 +232,14 @@ std::unique_ptr<GgmlPolicy::Pending> GgmlPolicy::allocatableChunk(const GgmlChun
 size_t GgmlPolicy::estimate(const GgmlChunk& chunk, bool entropy, bool gradients) {
   std::lock_guard<std::mutex> lock(mutex);
   size_t bytes = 0;
-  const std::unique_ptr<Pending> state = allocatableChunk(chunk, entropy, gradients, bytes);
-  if (!runner->runsWhole(state->full)) {
-    std::string failure;
-    if (!measureGraph(ggml, ggml.ggml_backend_get_default_buffer_type(backend), state->full, bytes, failure)) throw std::runtime_error("ggml could not size a chunk's graph: " + failure);
-  }
+  allocatableChunk(chunk, entropy, gradients, &bytes);
   return bytes;
 }
 
 GgmlForwardOutputs GgmlPolicy::forward(const GgmlChunk& chunk, bool entropy, bool gradients) {
   std::lock_guard<std::mutex> lock(mutex);
   dropPending();
-  size_t bytes = 0;
-  std::unique_ptr<Pending> state = allocatableChunk(chunk, entropy, gradients, bytes);
+  std::unique_ptr<Pending> state = allocatableChunk(chunk, entropy, gradients, nullptr);
   const size_t size = graphSize();
   ggml_context* context = state->context;
   ggml_cgraph* full = state->full;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "ggml-forward-graph.h"
@@ -100,10 +101,14 @@ class GgmlPolicy {
   /** The chunk's graph; `keepForward` marks every forward node an output, so gallocr frees none of them. */
   std::unique_ptr<Pending> buildChunk(const GgmlChunk& chunk, bool entropy, bool gradients, bool keepForward);
   /**
-   * The chunk's graph as gallocr can place it, its compute-buffer bytes in `bytes` (0 for a graph the scheduler
-   * places): the forward's tensors kept where the usual graph would overflow gallocr's free list.
+   * The chunk's graph as gallocr can place it, its compute-buffer bytes in `bytes` when given (measured then): the
+   * forward's tensors kept where the usual graph would overflow gallocr's free list.
    */
-  std::unique_ptr<Pending> allocatableChunk(const GgmlChunk& chunk, bool entropy, bool gradients, size_t& bytes);
+  std::unique_ptr<Pending> allocatableChunk(const GgmlChunk& chunk, bool entropy, bool gradients, size_t* bytes);
+  /** What a graph's allocation depends on: tokens, targets, entropy, gradients, logit offsets. */
+  using GraphShape = std::tuple<size_t, size_t, bool, bool, bool>;
+  /** Per shape measured, whether its graph keeps the forward's tensors (allocatableChunk). */
+  std::map<GraphShape, bool> keepsForward;
   size_t graphSize() const;
   /** Allocates `graph` with `allocator` and computes it whole, on the device or, where it cannot, through the runner's scheduler. */
   void allocateAndCompute(ggml_cgraph* graph, ggml_gallocr_t allocator, const std::function<void()>& setInputs);
