@@ -87,8 +87,9 @@ class TensorPicker {
   /**
    * The tensor `name` of shape [dim0, dim1] (dim1 = 1 for vectors), copied into the weights' contexts;
    * null when optional and absent. `multiplied`: the weight of a matrix product, placed in the buffer
-   * type the engine would give it; `tiedOutput`: the embedding when it is the output matrix too (the
-   * engine keeps it in the plain buffer its row lookup needs, and multiplies by it as stored).
+   * type the engine would give it; `tiedOutput`: the embedding when it is the output matrix too (its row
+   * lookup needs the plain buffer; llama.cpp multiplies by a duplicate in the output's buffer type, TENSOR_DUPLICATED,
+   * which on an AMX CPU is CPU_AMX's: the product then reads such a copy here too).
    */
   ggml_tensor* pick(const std::string& name, int64_t dim0, int64_t dim1, bool required, bool multiplied = false, bool tiedOutput = false) {
     ggml_tensor* found = ggml.ggml_get_tensor(metadata, name.c_str());
@@ -109,12 +110,12 @@ class TensorPicker {
                                   (fullTraining ? "; full-weight training needs an f32 model: train a LoRA over it instead (weights: \"lora\"), or convert the file to f32"
                                                 : "; the trainer reads f32 norms and biases and f32, f16, bf16, q4_0–q8_0 or k-quant matrices"));
     }
-    ggml_backend_buffer_type_t extra = onCpu && !vector && multiplied && !fullTraining ? extraTypes.forMatrixProduct(found) : nullptr;
+    ggml_backend_buffer_type_t extra = onCpu && !vector && (multiplied || tiedOutput) && !fullTraining ? extraTypes.forMatrixProduct(found) : nullptr;
     // ggml's CPU out_prod (the backward of a matrix product towards its input) cannot read f16 or bf16,
     // nor a matrix in an extra buffer type: a LoRA trained over such a base backpropagates through an f32
     // (or plain) copy, and the forward product keeps reading the matrix as the engine holds it.
     const bool convert = onCpu && configuration.trainable && !vector && (found->type == GGML_TYPE_F16 || found->type == GGML_TYPE_BF16);
-    const bool twin = convert || (configuration.trainable && extra != nullptr);
+    const bool twin = convert || (extra != nullptr && (configuration.trainable || tiedOutput));
     ggml_context* home = twin || extra == nullptr ? weights.context : extraContext(extra, name);
     ggml_tensor* tensor = convert ? ggml.ggml_new_tensor_2d(home, GGML_TYPE_F32, found->ne[0], found->ne[1]) : ggml.ggml_dup_tensor(home, found);
     ggml.ggml_set_name(tensor, name.c_str());

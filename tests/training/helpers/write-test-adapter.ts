@@ -10,16 +10,19 @@ export interface TestAdapterOptions {
   rank: number;
   alpha: number;
   seed: number;
+  /** The factors' standard deviation; default 0.05. */
+  sigma?: number;
 }
 
-/** Writes a LoRA adapter (with the project's writer) whose A and B are uniform in ±0.087 (σ 0.05), B not zero. */
+/** Writes a LoRA adapter (with the project's writer) whose A and B are uniform in ±√3σ (σ 0.05 unless given), B not zero. */
 export async function writeTestAdapter(options: TestAdapterOptions): Promise<void> {
+  const sigma = options.sigma ?? 0.05;
   const model = await GgufReader.open(options.modelPath);
   const tensors: Record<string, { a: Float32Array; b: Float32Array }> = {};
   for (const target of options.targets) {
     const [inputs, outputs] = model.tensor(target).dims as [number, number];
     const stream = deriveStream(options.seed, "test-adapter", target);
-    const values = (count: number) => Float32Array.from({ length: count }, () => (stream.next() * 2 - 1) * Math.sqrt(3) * 0.05);
+    const values = (count: number) => Float32Array.from({ length: count }, () => (stream.next() * 2 - 1) * Math.sqrt(3) * sigma);
     tensors[target] = { a: values(options.rank * inputs), b: values(outputs * options.rank) };
   }
   await model.close();

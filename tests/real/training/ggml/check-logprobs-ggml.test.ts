@@ -40,10 +40,12 @@ describe.skipIf(!realModelAvailable)(`checkLogprobs with the ggml trainer on Smo
     expectWithinBounds(result, "");
   });
 
-  it("agrees with the engine with a LoRA (rank 6 on every projection of blocks 0, 14 and 29) on both sides: the same bounds", async () => {
+  it("agrees with the engine with a LoRA (rank 6 on every projection of blocks 0, 14 and 29, factors of σ 0.02) on both sides: the same bounds", async () => {
     const loraPath = join(folder, "adapter.gguf");
-    // Rank 6: llama.cpp's LoRA products stay on one kernel at every batch size (docs/ggml-trainer.md).
-    await writeTestAdapter({ path: loraPath, modelPath: SMOLLM2_PATH, targets: [0, 14, 29].flatMap((block) => KINDS.map((kind) => `blk.${block}.${kind}.weight`)), rank: 6, alpha: 12, seed: 1 });
+    // Rank 6: llama.cpp's LoRA products stay on one kernel at every batch size. σ 0.02 moves the logprobs by p99 0.35
+    // (what the trainer would miss if it dropped the adapter); at σ 0.05 this adapter drives SmolLM2 where the last
+    // bits of AMX's one-row and many-row kernels grow to 0.1 nats, in the engine against itself too (docs/ggml-trainer.md).
+    await writeTestAdapter({ path: loraPath, modelPath: SMOLLM2_PATH, targets: [0, 14, 29].flatMap((block) => KINDS.map((kind) => `blk.${block}.${kind}.weight`)), rank: 6, alpha: 12, seed: 1, sigma: 0.02 });
     const result = await checkLogprobs({ ...OPTIONS, loraPath });
     expect(result.loraPath).toBe(loraPath);
     expectWithinBounds(result, " + LoRA");
