@@ -20,11 +20,12 @@ export type LoraTarget = z.infer<typeof LoraTargetSchema>;
 export const DEFAULT_LORA_TARGETS = ["attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down"] as const satisfies readonly LoraTarget[];
 
 /**
- * Inner width r of every pair. 32 by measurement on SmolLM2-135M-Instruct's word problems (benchmarks/RESULTS.md,
- * "LoRA rank on SmolLM2"): four GRPO steps at alpha = 2r gained +25.0 points held-out at rank 8, +18.0 at 16 and
- * +37.4 at 32 on seed 1 (rank 16's seeds 2 and 3: +24.0, +28.0; rank 32's seed 2: +26.3), at no more update time.
+ * Inner width r of every pair. 16 by measurement on SmolLM2-135M-Instruct's word problems (benchmarks/RESULTS.md,
+ * "LoRA rank on SmolLM2"): four GRPO steps at alpha = 2r gained +19.8 points held-out at rank 16 and +18.2 at 32
+ * (three seeds each on one machine; +14.7 to +26.7 against +4.7 to +25.0), at the same update time a step, so the
+ * smaller adapter: half the bytes written and synced each step.
  */
-export const DEFAULT_LORA_RANK = 32;
+export const DEFAULT_LORA_RANK = 16;
 
 /** LoRA alpha: the update is scaled by alpha / rank, so twice the rank starts every adapter at a scale of 2. */
 export const DEFAULT_LORA_ALPHA = 2 * DEFAULT_LORA_RANK;
