@@ -6,6 +6,7 @@ import { TrainingConfigurationSchema } from "../../src/training/loop/training-co
 import { createDreamEnvironment } from "../../src/tasks/dream/dream-environment.js";
 import { createProposerSolverEnvironment } from "../../src/tasks/proposer-solver/proposer-solver-environment.js";
 import { createRiddlesEnvironment } from "../../src/tasks/riddles/riddles-environment.js";
+import { createTicTacToeEnvironment } from "../../src/tasks/tic-tac-toe/tic-tac-toe-environment.js";
 import { createTournamentEnvironment } from "../../src/tasks/tournament/tournament-environment.js";
 
 const folder = resolve(import.meta.dirname, "..", "..", "benchmarks", "configs");
@@ -19,6 +20,7 @@ describe("the recorded runs' configurations in benchmarks/configs/", () => {
       ["riddles-free-form-smollm2.json", createRiddlesEnvironment],
       ["tournament-smollm2.json", createTournamentEnvironment],
       ["dream-smollm2.json", createDreamEnvironment],
+      ["tic-tac-toe-smollm2.json", createTicTacToeEnvironment],
     ] as const) {
       const configuration = read(name);
       expect(() => parseInput(TrainingConfigurationSchema, configuration), name).not.toThrow();
