@@ -89,7 +89,7 @@ class TensorPicker {
    * null when optional and absent. `multiplied`: the weight of a matrix product, placed in the buffer
    * type the engine would give it; `tiedOutput`: the embedding when it is the output matrix too (its row
    * lookup needs the plain buffer; llama.cpp multiplies by a duplicate in the output's buffer type, TENSOR_DUPLICATED,
-   * which on an AMX CPU is CPU_AMX's: the product then reads such a copy here too).
+   * which on an AMX CPU is the AMX buffer type: the product then reads such a copy here too).
    */
   ggml_tensor* pick(const std::string& name, int64_t dim0, int64_t dim1, bool required, bool multiplied = false, bool tiedOutput = false) {
     ggml_tensor* found = ggml.ggml_get_tensor(metadata, name.c_str());
